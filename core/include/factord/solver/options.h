@@ -1,0 +1,85 @@
+// Options of the factorize and solve stages, as the core sees them.
+//
+// The server converts proto messages into these structs in one place
+// (server/service/convert.cc); nothing here knows about the wire.
+#ifndef FACTORD_SOLVER_OPTIONS_H_
+#define FACTORD_SOLVER_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace factord {
+
+enum class Method {
+  kAuto,         // picks by matrix class and memory
+  kNone,         // unpreconditioned Krylov
+  kJacobi,       // scalar diagonal scaling
+  kBlockJacobi,  // S3: supervariable blocks, batched Gauss-Jordan inverses
+  kLdlt,         // S1 to full fill: complete block LDL^T, the IPM direct path
+  kBlockIldlt,   // S1: incomplete block LDL^T as an SQMR preconditioner
+  kJacobiLdlt,   // S2: fixed-point block LDL^T sweeps
+  kIc,           // S4: IC(k)
+  kIlu,          // S4: ILU(k)
+  kLu,           // direct LU through UMFPACK
+};
+
+enum class Krylov { kAuto, kNone, kCg, kGmres, kSqmr, kIdr, kBicgstab };
+
+enum class Ordering { kAuto, kNatural, kAmd, kMetis, kRcm, kGmc };
+
+enum class Pivoting { kStatic, kBunchKaufman, kRook };
+
+enum class Scaling { kAuto, kNone, kRuiz, kMatching, kColumnNorm };
+
+enum class TriangularSolve { kExact, kJacobi, kBlockJacobi };
+
+std::string_view MethodName(Method m);
+std::string_view KrylovName(Krylov k);
+std::string_view OrderingName(Ordering o);
+std::string_view PivotingName(Pivoting p);
+absl::StatusOr<Method> ParseMethod(std::string_view name);
+absl::StatusOr<Krylov> ParseKrylov(std::string_view name);
+absl::StatusOr<Ordering> ParseOrdering(std::string_view name);
+absl::StatusOr<Pivoting> ParsePivoting(std::string_view name);
+
+struct FactorOptions {
+  Method method = Method::kAuto;
+  Ordering ordering = Ordering::kAuto;
+  Scaling scaling = Scaling::kAuto;
+  Pivoting pivoting = Pivoting::kBunchKaufman;
+  int max_block_size = 32;  // <= 32 for warp kernels
+  // Incomplete factorizations (block_ildlt, ic, ilu).
+  int fill_level = 1;
+  double drop_tolerance = 1e-3;
+  double fill_factor = 4.0;
+  // jacobi_ldlt (S2 Alg. 2): pivot threshold epsilon relaxed by delta a sweep.
+  int sweeps = 8;
+  double epsilon = 0.1;
+  double delta = 0.95;
+  // Jacobi triangular solves (S4).
+  TriangularSolve trisolve = TriangularSolve::kExact;
+  int trisolve_sweeps = 5;
+  // IPM regularization without re-upload: shift_first is added to the first
+  // shift_count diagonal entries, shift_rest to the others.
+  double shift_first = 0.0;
+  double shift_rest = 0.0;
+  int64_t shift_count = 0;
+
+  // A key of the options that determine the analysis, for the analysis cache.
+  std::string AnalysisKey() const;
+};
+
+struct SolveOptions {
+  Krylov krylov = Krylov::kAuto;
+  double tolerance = 1e-8;  // on ||b - Ax||_2 / ||b||_2, the true residual
+  int max_iterations = 1000;
+  int restart = 50;  // GMRES(m)
+  int idr_s = 4;     // IDR(s)
+};
+
+}  // namespace factord
+
+#endif  // FACTORD_SOLVER_OPTIONS_H_

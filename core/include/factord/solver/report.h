@@ -1,0 +1,54 @@
+// What a factorization and a solve report. Numerical outcomes (singular,
+// perturbed, not converged) are data here, not errors.
+#ifndef FACTORD_SOLVER_REPORT_H_
+#define FACTORD_SOLVER_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace factord {
+
+enum class FactorStatus { kOk, kSingular, kPerturbed };
+enum class SolveStatus { kConverged, kNotConverged, kBreakdown, kSingular };
+
+std::string_view FactorStatusName(FactorStatus s);
+std::string_view SolveStatusName(SolveStatus s);
+
+struct Inertia {
+  int64_t positive = 0;
+  int64_t negative = 0;
+  int64_t zero = 0;
+};
+
+struct FactorReport {
+  FactorStatus status = FactorStatus::kOk;
+  Inertia inertia;
+  bool inertia_reliable = false;  // true only when the method yields it
+  int64_t perturbed_pivots = 0;
+  int64_t two_by_two_pivots = 0;
+  int64_t delayed_pivots = 0;
+  int64_t singular_blocks = 0;
+  int64_t nnz_factor = 0;
+  int64_t factor_bytes = 0;
+  int64_t blocks = 0;
+  bool analysis_reused = false;
+  double preprocess_s = 0;
+  double analyze_s = 0;
+  double factorize_s = 0;
+  std::string message;  // human-readable detail, e.g. the first singular block
+};
+
+struct SolveReport {
+  SolveStatus status = SolveStatus::kConverged;
+  // Both on the matrix as uploaded: unscaled, unregularized, expanded.
+  double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2
+  double backward_error = 0;     // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
+  int iterations = 0;
+  double solve_s = 0;
+  std::string message;
+};
+
+}  // namespace factord
+
+#endif  // FACTORD_SOLVER_REPORT_H_

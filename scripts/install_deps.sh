@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages factord needs, only those that are missing.
+# Idempotent: a machine that has them all does nothing (and needs no network).
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config zlib1g-dev
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libabsl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
+  prometheus-cpp-dev libcpp-httplib-dev
+  libopenblas-dev liblapacke-dev libsuitesparse-dev libmetis-dev
+  libmumps-seq-dev libtbb-dev
+  curl
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install_deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
