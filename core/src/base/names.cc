@@ -9,7 +9,7 @@
 
 namespace factord {
 
-std::string_view BackendName(Backend backend) {
+absl::string_view BackendName(Backend backend) {
   switch (backend) {
     case Backend::kReference: return "reference";
     case Backend::kCpu: return "cpu";
@@ -18,7 +18,7 @@ std::string_view BackendName(Backend backend) {
   return "unknown";
 }
 
-std::string_view StructureName(Structure structure) {
+absl::string_view StructureName(Structure structure) {
   switch (structure) {
     case Structure::kGeneral: return "general";
     case Structure::kSymmetricLower: return "symmetric_lower";
@@ -29,32 +29,32 @@ std::string_view StructureName(Structure structure) {
 
 namespace {
 
-constexpr std::pair<Method, std::string_view> kMethods[] = {
+constexpr std::pair<Method, absl::string_view> kMethods[] = {
     {Method::kAuto, "auto"},         {Method::kNone, "none"},
     {Method::kJacobi, "jacobi"},     {Method::kBlockJacobi, "block_jacobi"},
     {Method::kLdlt, "ldlt"},         {Method::kBlockIldlt, "block_ildlt"},
     {Method::kJacobiLdlt, "jacobi_ldlt"}, {Method::kIc, "ic"},
     {Method::kIlu, "ilu"},           {Method::kLu, "lu"},
 };
-constexpr std::pair<Krylov, std::string_view> kKrylovs[] = {
+constexpr std::pair<Krylov, absl::string_view> kKrylovs[] = {
     {Krylov::kAuto, "auto"}, {Krylov::kNone, "none"},
     {Krylov::kCg, "cg"},     {Krylov::kGmres, "gmres"},
     {Krylov::kSqmr, "sqmr"}, {Krylov::kIdr, "idr"},
     {Krylov::kBicgstab, "bicgstab"},
 };
-constexpr std::pair<Ordering, std::string_view> kOrderings[] = {
+constexpr std::pair<Ordering, absl::string_view> kOrderings[] = {
     {Ordering::kAuto, "auto"}, {Ordering::kNatural, "natural"},
     {Ordering::kAmd, "amd"},   {Ordering::kMetis, "metis"},
     {Ordering::kRcm, "rcm"},   {Ordering::kGmc, "gmc"},
 };
-constexpr std::pair<Pivoting, std::string_view> kPivotings[] = {
+constexpr std::pair<Pivoting, absl::string_view> kPivotings[] = {
     {Pivoting::kStatic, "static"},
     {Pivoting::kBunchKaufman, "bk"},
     {Pivoting::kRook, "rook"},
 };
 
 template <typename E, size_t N>
-std::string_view NameOf(const std::pair<E, std::string_view> (&table)[N],
+absl::string_view NameOf(const std::pair<E, absl::string_view> (&table)[N],
                         E value) {
   for (const auto& [v, name] : table) {
     if (v == value) return name;
@@ -63,8 +63,8 @@ std::string_view NameOf(const std::pair<E, std::string_view> (&table)[N],
 }
 
 template <typename E, size_t N>
-absl::StatusOr<E> Parse(const std::pair<E, std::string_view> (&table)[N],
-                        std::string_view what, std::string_view name) {
+absl::StatusOr<E> Parse(const std::pair<E, absl::string_view> (&table)[N],
+                        absl::string_view what, absl::string_view name) {
   std::string known;
   for (const auto& [v, n] : table) {
     if (n == name) return v;
@@ -77,24 +77,24 @@ absl::StatusOr<E> Parse(const std::pair<E, std::string_view> (&table)[N],
 
 }  // namespace
 
-std::string_view MethodName(Method m) { return NameOf(kMethods, m); }
-std::string_view KrylovName(Krylov k) { return NameOf(kKrylovs, k); }
-std::string_view OrderingName(Ordering o) { return NameOf(kOrderings, o); }
-std::string_view PivotingName(Pivoting p) { return NameOf(kPivotings, p); }
-absl::StatusOr<Method> ParseMethod(std::string_view name) {
+absl::string_view MethodName(Method m) { return NameOf(kMethods, m); }
+absl::string_view KrylovName(Krylov k) { return NameOf(kKrylovs, k); }
+absl::string_view OrderingName(Ordering o) { return NameOf(kOrderings, o); }
+absl::string_view PivotingName(Pivoting p) { return NameOf(kPivotings, p); }
+absl::StatusOr<Method> ParseMethod(absl::string_view name) {
   return Parse(kMethods, "method", name);
 }
-absl::StatusOr<Krylov> ParseKrylov(std::string_view name) {
+absl::StatusOr<Krylov> ParseKrylov(absl::string_view name) {
   return Parse(kKrylovs, "krylov method", name);
 }
-absl::StatusOr<Ordering> ParseOrdering(std::string_view name) {
+absl::StatusOr<Ordering> ParseOrdering(absl::string_view name) {
   return Parse(kOrderings, "ordering", name);
 }
-absl::StatusOr<Pivoting> ParsePivoting(std::string_view name) {
+absl::StatusOr<Pivoting> ParsePivoting(absl::string_view name) {
   return Parse(kPivotings, "pivoting", name);
 }
 
-std::string_view FactorStatusName(FactorStatus s) {
+absl::string_view FactorStatusName(FactorStatus s) {
   switch (s) {
     case FactorStatus::kOk: return "ok";
     case FactorStatus::kSingular: return "singular";
@@ -103,7 +103,7 @@ std::string_view FactorStatusName(FactorStatus s) {
   return "unknown";
 }
 
-std::string_view SolveStatusName(SolveStatus s) {
+absl::string_view SolveStatusName(SolveStatus s) {
   switch (s) {
     case SolveStatus::kConverged: return "converged";
     case SolveStatus::kNotConverged: return "not_converged";

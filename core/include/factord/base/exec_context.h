@@ -3,7 +3,7 @@
 #ifndef FACTORD_BASE_EXEC_CONTEXT_H_
 #define FACTORD_BASE_EXEC_CONTEXT_H_
 
-#include <string_view>
+#include "absl/strings/string_view.h"
 
 #include "factord/base/cancellation.h"
 
@@ -15,7 +15,7 @@ enum class Backend {
   kCuda,
 };
 
-std::string_view BackendName(Backend backend);
+absl::string_view BackendName(Backend backend);
 
 struct ExecContext {
   Backend backend = Backend::kCpu;

@@ -7,7 +7,7 @@
 #define FACTORD_MATRIX_CSR_H_
 
 #include <cstdint>
-#include <string_view>
+#include "absl/strings/string_view.h"
 #include <vector>
 
 namespace factord {
@@ -18,7 +18,7 @@ enum class Structure {
   kSpdLower,         // declared symmetric positive definite, lower stored
 };
 
-std::string_view StructureName(Structure structure);
+absl::string_view StructureName(Structure structure);
 inline bool IsSymmetric(Structure s) { return s != Structure::kGeneral; }
 
 struct CsrMatrix {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
 
@@ -36,14 +36,14 @@ enum class Scaling { kAuto, kNone, kRuiz, kMatching, kColumnNorm };
 
 enum class TriangularSolve { kExact, kJacobi, kBlockJacobi };
 
-std::string_view MethodName(Method m);
-std::string_view KrylovName(Krylov k);
-std::string_view OrderingName(Ordering o);
-std::string_view PivotingName(Pivoting p);
-absl::StatusOr<Method> ParseMethod(std::string_view name);
-absl::StatusOr<Krylov> ParseKrylov(std::string_view name);
-absl::StatusOr<Ordering> ParseOrdering(std::string_view name);
-absl::StatusOr<Pivoting> ParsePivoting(std::string_view name);
+absl::string_view MethodName(Method m);
+absl::string_view KrylovName(Krylov k);
+absl::string_view OrderingName(Ordering o);
+absl::string_view PivotingName(Pivoting p);
+absl::StatusOr<Method> ParseMethod(absl::string_view name);
+absl::StatusOr<Krylov> ParseKrylov(absl::string_view name);
+absl::StatusOr<Ordering> ParseOrdering(absl::string_view name);
+absl::StatusOr<Pivoting> ParsePivoting(absl::string_view name);
 
 struct FactorOptions {
   Method method = Method::kAuto;

@@ -5,15 +5,15 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
+#include "absl/strings/string_view.h"
 
 namespace factord {
 
 enum class FactorStatus { kOk, kSingular, kPerturbed };
 enum class SolveStatus { kConverged, kNotConverged, kBreakdown, kSingular };
 
-std::string_view FactorStatusName(FactorStatus s);
-std::string_view SolveStatusName(SolveStatus s);
+absl::string_view FactorStatusName(FactorStatus s);
+absl::string_view SolveStatusName(SolveStatus s);
 
 struct Inertia {
   int64_t positive = 0;

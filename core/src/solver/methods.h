@@ -1,0 +1,41 @@
+// The method families behind the facade (solver.cc). Each family lives in its
+// own file and implements one Analyze/Factorize pair; solver.cc only picks.
+#ifndef FACTORD_SRC_SOLVER_METHODS_H_
+#define FACTORD_SRC_SOLVER_METHODS_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "factord/solver/solver.h"
+
+namespace factord::internal {
+
+// none, jacobi, block_jacobi (S3): preconditioned Krylov methods.
+// core/src/solver/iterative_method.cc
+absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIterative(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIterative(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx);
+
+// ldlt and block_ildlt (S1, with S2 push-back pivoting).
+// core/src/factor/ldlt_method.cc
+absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx);
+
+// lu: UMFPACK. core/src/factor/lu_method.cc
+absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLu(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLu(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx);
+
+}  // namespace factord::internal
+
+#endif  // FACTORD_SRC_SOLVER_METHODS_H_

@@ -1,0 +1,66 @@
+// The facade: resolves `auto` and hands each stage to its method family.
+#include "factord/solver/solver.h"
+
+#include "absl/strings/str_cat.h"
+#include "src/solver/methods.h"
+
+namespace factord {
+
+Method ResolveMethod(const CsrMatrix& a, Method requested,
+                     int64_t memory_budget_bytes) {
+  if (requested != Method::kAuto) return requested;
+  if (!IsSymmetric(a.structure)) return Method::kLu;
+  // The direct path when it fits; the memory estimate of the analysis decides
+  // in the service, which can fall back to block_ildlt.
+  return Method::kLdlt;
+}
+
+absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx) {
+  switch (options.method) {
+    case Method::kNone:
+    case Method::kJacobi:
+    case Method::kBlockJacobi:
+      return internal::AnalyzeIterative(a, options, ctx);
+    case Method::kLdlt:
+    case Method::kBlockIldlt:
+      return internal::AnalyzeLdlt(a, options, ctx);
+    case Method::kLu:
+      return internal::AnalyzeLu(a, options, ctx);
+    case Method::kAuto:
+      return absl::InvalidArgumentError(
+          "Analyze needs a resolved method (call ResolveMethod first)");
+    default:
+      return absl::UnimplementedError(absl::StrCat(
+          "method '", MethodName(options.method), "' is not implemented yet"));
+  }
+}
+
+absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx) {
+  if (analysis == nullptr || analysis->method() != options.method) {
+    return absl::InvalidArgumentError(
+        "Factorize needs an analysis made for the same method");
+  }
+  switch (options.method) {
+    case Method::kNone:
+    case Method::kJacobi:
+    case Method::kBlockJacobi:
+      return internal::FactorizeIterative(std::move(a), std::move(analysis),
+                                          options, ctx);
+    case Method::kLdlt:
+    case Method::kBlockIldlt:
+      return internal::FactorizeLdlt(std::move(a), std::move(analysis),
+                                     options, ctx);
+    case Method::kLu:
+      return internal::FactorizeLu(std::move(a), std::move(analysis), options,
+                                   ctx);
+    default:
+      return absl::UnimplementedError(absl::StrCat(
+          "method '", MethodName(options.method), "' is not implemented yet"));
+  }
+}
+
+}  // namespace factord
