@@ -1,0 +1,334 @@
+// ldlt_benchmark: factord's complete block LDL^T against MUMPS (and CHOLMOD
+// on SPD matrices), measured in the same run on the same machine.
+//
+//   ldlt_benchmark [--threads=N] [--data=DIR] [--limit_n=N] [FILE.mtx ...]
+//
+// Without files it runs every symmetric system under DIR (default
+// ../shared/data): kkt/*/{2x2,3x3}/iter_*/K_*.mtx with their rhs, the
+// saddle-point variant of each 2x2 system (D2 diagonal set to 0, entries
+// kept), and the symmetric matrices with values in matrices/. One JSON line a
+// case; then, for KKT problems with two iterations, the analysis-reuse case
+// (factorize iter_0, then the last iteration with the same analysis); last, a
+// summary line with median ratios.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "factord/base/timer.h"
+#include "factord/matrix/matrix_market.h"
+#include "factord/solver/residual.h"
+#include "factord/solver/solver.h"
+#include "peers/mumps_peer.h"
+
+namespace fs = std::filesystem;
+
+namespace factord::bench {
+namespace {
+
+struct Case {
+  std::string name;
+  std::string matrix_path;
+  std::string rhs_path;  // empty: b = ones
+  bool saddle = false;   // zero the (2,2) diagonal of a 2x2 KKT system
+  bool spd = false;
+  int64_t kkt_m = -1;  // constraints, when known: inertia (m, n, 0)
+};
+
+std::string JsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  return absl::StrFormat("%.6g", v);
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The 2x2 KKT form [-(H+D) A^T; A D2] has a negative diagonal in its
+// leading n rows and the positive diagonal D2 in its trailing m rows: m is
+// the number of trailing rows with a positive diagonal entry.
+int64_t CountTrailingPositiveDiagonal(const CsrMatrix& a) {
+  int64_t m = 0;
+  for (int64_t i = a.rows - 1; i >= 0; --i) {
+    const int64_t last = a.row_ptr[i + 1] - 1;
+    if (last < a.row_ptr[i] || a.col_idx[last] != i || a.values[last] <= 0) {
+      break;
+    }
+    ++m;
+  }
+  return m;
+}
+
+void ZeroTrailingDiagonal(CsrMatrix& a, int64_t m) {
+  for (int64_t i = a.rows - m; i < a.rows; ++i) {
+    const int64_t last = a.row_ptr[i + 1] - 1;
+    if (last >= a.row_ptr[i] && a.col_idx[last] == i) a.values[last] = 0.0;
+  }
+}
+
+struct FactordRun {
+  bool ok = false;
+  std::string error;
+  FactorReport factor;
+  SolveReport solve;
+  double analyze_s = 0;
+};
+
+FactordRun RunFactord(std::shared_ptr<const CsrMatrix> a,
+                      std::span<const double> b, const ExecContext& ctx,
+                      std::shared_ptr<const Analysis> analysis = nullptr) {
+  FactordRun run;
+  FactorOptions options;
+  options.method = Method::kLdlt;
+  if (analysis == nullptr) {
+    auto analyzed = Analyze(*a, options, ctx);
+    if (!analyzed.ok()) {
+      run.error = std::string(analyzed.status().message());
+      return run;
+    }
+    analysis = *analyzed;
+  }
+  run.analyze_s = analysis->analyze_s;
+  auto factor = Factorize(a, analysis, options, ctx);
+  if (!factor.ok()) {
+    run.error = std::string(factor.status().message());
+    return run;
+  }
+  run.factor = (*factor)->report();
+  std::vector<double> x(a->rows, 0.0);
+  SolveOptions solve_options;
+  solve_options.krylov = Krylov::kNone;
+  auto status = (*factor)->Solve(b, x, solve_options, ctx, &run.solve);
+  if (!status.ok()) {
+    run.error = std::string(status.message());
+    return run;
+  }
+  run.ok = true;
+  return run;
+}
+
+std::vector<Case> DiscoverCases(const fs::path& data) {
+  std::vector<Case> cases;
+  std::vector<fs::path> problems;
+  for (const auto& entry : fs::directory_iterator(data / "kkt")) {
+    if (entry.is_directory()) problems.push_back(entry.path());
+  }
+  std::sort(problems.begin(), problems.end());
+  for (const auto& problem : problems) {
+    for (const char* form : {"2x2", "3x3"}) {
+      if (!fs::exists(problem / form)) continue;
+      std::vector<fs::path> iters;
+      for (const auto& it : fs::directory_iterator(problem / form)) {
+        iters.push_back(it.path());
+      }
+      std::sort(iters.begin(), iters.end());
+      for (const auto& iter : iters) {
+        const std::string k = iter.filename().string().substr(5);
+        Case c;
+        c.name = absl::StrCat(problem.filename().string(), "/", form, "/",
+                              iter.filename().string());
+        c.matrix_path = (iter / absl::StrCat("K_", k, ".mtx")).string();
+        c.rhs_path = (iter / absl::StrCat("rhs_", k, ".rhs")).string();
+        cases.push_back(c);
+        if (std::string(form) == "2x2") {
+          c.name += "/saddle";
+          c.saddle = true;
+          cases.push_back(c);
+        }
+      }
+    }
+  }
+  for (const char* m : {"494_bus", "1138_bus", "bcsstk13", "hangGlider_2",
+                        "tumorAntiAngiogenesis_2", "reorientation_1",
+                        "zenios"}) {
+    Case c;
+    c.name = m;
+    c.matrix_path = (data / "matrices" / absl::StrCat(m, ".mtx")).string();
+    c.spd = absl::StrContains(m, "bus") || absl::StrContains(m, "bcsstk");
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+}  // namespace
+}  // namespace factord::bench
+
+int main(int argc, char** argv) {
+  using namespace factord;
+  using namespace factord::bench;
+  ExecContext ctx;
+  ctx.backend = Backend::kCpu;
+  ctx.threads = 2;
+  fs::path data = fs::path(FACTORD_SOURCE_DIR) / ".." / "shared" / "data";
+  int64_t limit_n = -1;
+  std::vector<Case> cases;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (absl::StartsWith(arg, "--threads=")) {
+      (void)absl::SimpleAtoi(arg.substr(10), &ctx.threads);
+    } else if (absl::StartsWith(arg, "--data=")) {
+      data = arg.substr(7);
+    } else if (absl::StartsWith(arg, "--limit_n=")) {
+      (void)absl::SimpleAtoi(arg.substr(10), &limit_n);
+    } else {
+      cases.push_back(Case{.name = arg, .matrix_path = arg});
+    }
+  }
+  if (cases.empty()) cases = DiscoverCases(data);
+
+  std::vector<double> factor_ratios, solve_ratios;
+  int agree = 0, compared = 0;
+  for (const Case& c : cases) {
+    auto read = ReadMatrixMarket(c.matrix_path);
+    if (!read.ok()) {
+      std::printf("{\"case\":\"%s\",\"error\":\"%s\"}\n", c.name.c_str(),
+                  std::string(read.status().message()).c_str());
+      continue;
+    }
+    auto a = std::make_shared<CsrMatrix>(std::move(*read));
+    if (limit_n > 0 && a->rows > limit_n) continue;
+    const int64_t m = c.rhs_path.empty() ? -1 : CountTrailingPositiveDiagonal(*a);
+    if (c.saddle) ZeroTrailingDiagonal(*a, m);
+    std::vector<double> b(a->rows, 1.0);
+    if (!c.rhs_path.empty()) {
+      auto rhs = ReadDenseVector(c.rhs_path);
+      if (rhs.ok() && static_cast<int64_t>(rhs->size()) == a->rows) b = *rhs;
+    }
+    FactordRun ours = RunFactord(a, b, ctx);
+    PeerResult mumps = RunMumps(*a, b);
+    PeerResult cholmod;
+    if (c.spd) cholmod = RunCholmod(*a, b);
+    const double mumps_res =
+        mumps.ok ? ComputeResidualNorms(*a, b, mumps.x).relative_residual : NAN;
+    std::string line = absl::StrCat(
+        "{\"case\":\"", c.name, "\",\"n\":", a->rows, ",\"nnz\":", a->nnz(),
+        ",\"factord\":{\"ok\":", ours.ok ? "true" : "false");
+    if (ours.ok) {
+      const auto& f = ours.factor;
+      absl::StrAppend(
+          &line, ",\"analyze_s\":", JsonNumber(ours.analyze_s),
+          ",\"preprocess_s\":", JsonNumber(f.preprocess_s),
+          ",\"factorize_s\":", JsonNumber(f.factorize_s),
+          ",\"solve_s\":", JsonNumber(ours.solve.solve_s),
+          ",\"nnz_factor\":", f.nnz_factor,
+          ",\"relative_residual\":", JsonNumber(ours.solve.relative_residual),
+          ",\"backward_error\":", JsonNumber(ours.solve.backward_error),
+          ",\"inertia\":[", f.inertia.positive, ",", f.inertia.negative, ",",
+          f.inertia.zero, "],\"inertia_reliable\":",
+          f.inertia_reliable ? "true" : "false",
+          ",\"factor_status\":\"", FactorStatusName(f.status), "\"",
+          ",\"delayed_pivots\":", f.delayed_pivots,
+          ",\"perturbed_pivots\":", f.perturbed_pivots);
+    } else {
+      absl::StrAppend(&line, ",\"error\":\"", ours.error, "\"");
+    }
+    absl::StrAppend(&line, "},\"mumps\":{\"ok\":", mumps.ok ? "true" : "false");
+    if (mumps.ok) {
+      absl::StrAppend(&line, ",\"analyze_s\":", JsonNumber(mumps.analyze_s),
+                      ",\"factorize_s\":", JsonNumber(mumps.factorize_s),
+                      ",\"solve_s\":", JsonNumber(mumps.solve_s),
+                      ",\"nnz_factor\":", mumps.nnz_factor,
+                      ",\"negative_pivots\":", mumps.negative_pivots,
+                      ",\"null_pivots\":", mumps.null_pivots,
+                      ",\"relative_residual\":", JsonNumber(mumps_res));
+    } else {
+      absl::StrAppend(&line, ",\"error\":\"", mumps.error, "\"");
+    }
+    absl::StrAppend(&line, "}");
+    if (c.spd) {
+      absl::StrAppend(&line, ",\"cholmod\":{\"ok\":",
+                      cholmod.ok ? "true" : "false",
+                      ",\"analyze_s\":", JsonNumber(cholmod.analyze_s),
+                      ",\"factorize_s\":", JsonNumber(cholmod.factorize_s),
+                      ",\"solve_s\":", JsonNumber(cholmod.solve_s),
+                      ",\"nnz_factor\":", cholmod.nnz_factor, "}");
+    }
+    if (ours.ok && mumps.ok) {
+      const double fr = (ours.analyze_s + ours.factor.preprocess_s +
+                         ours.factor.factorize_s) /
+                        std::max(1e-9, mumps.analyze_s + mumps.factorize_s);
+      const double sr = ours.solve.solve_s / std::max(1e-9, mumps.solve_s);
+      factor_ratios.push_back(fr);
+      solve_ratios.push_back(sr);
+      ++compared;
+      if (ours.factor.inertia.negative == mumps.negative_pivots) ++agree;
+      absl::StrAppend(&line, ",\"ratio_analyze_factorize\":", JsonNumber(fr),
+                      ",\"ratio_solve\":", JsonNumber(sr));
+    }
+    if (m >= 0) absl::StrAppend(&line, ",\"kkt_m\":", m);
+    absl::StrAppend(&line, "}");
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+  }
+  // IPM reuse: analysis of iter_0, then the last iteration's values with the
+  // same analysis (what UpdateValues + Factorize does in the service).
+  std::vector<double> refactor_fraction;
+  for (size_t i = 0; i + 1 < cases.size(); ++i) {
+    const Case& first = cases[i];
+    if (first.saddle || first.rhs_path.empty() ||
+        !absl::StrContains(first.name, "/2x2/iter_0")) {
+      continue;
+    }
+    const std::string problem = first.name.substr(0, first.name.find('/'));
+    const Case* last = nullptr;
+    for (const Case& c : cases) {
+      if (!c.saddle && c.name != first.name &&
+          absl::StartsWith(c.name, problem + "/2x2/iter_")) {
+        last = &c;
+      }
+    }
+    if (last == nullptr) continue;
+    auto a0 = ReadMatrixMarket(first.matrix_path);
+    auto a1 = ReadMatrixMarket(last->matrix_path);
+    if (!a0.ok() || !a1.ok()) continue;
+    auto m0 = std::make_shared<CsrMatrix>(std::move(*a0));
+    auto m1 = std::make_shared<CsrMatrix>(std::move(*a1));
+    if (limit_n > 0 && m0->rows > limit_n) continue;
+    std::vector<double> ones(m0->rows, 1.0);
+    FactorOptions options;
+    options.method = Method::kLdlt;
+    auto analysis = Analyze(*m0, options, ctx);
+    if (!analysis.ok()) continue;
+    FactordRun run0 = RunFactord(m0, ones, ctx, *analysis);
+    FactordRun run1 = RunFactord(m1, ones, ctx, *analysis);
+    if (!run0.ok || !run1.ok) continue;
+    // Reusing the analysis costs nothing to analyze: the second analyze_s is
+    // the time to hand the cached analysis over, zero in process.
+    const double first_total = run0.analyze_s + run0.factor.preprocess_s +
+                               run0.factor.factorize_s;
+    const double second_total =
+        run1.factor.preprocess_s + run1.factor.factorize_s;
+    std::printf(
+        "{\"reuse\":\"%s\",\"n\":%lld,\"first_analyze_s\":%s,"
+        "\"first_analyze_factorize_s\":%s,\"second_analyze_factorize_s\":%s,"
+        "\"ratio\":%s}\n",
+        problem.c_str(), static_cast<long long>(m0->rows),
+        JsonNumber(run0.analyze_s).c_str(), JsonNumber(first_total).c_str(),
+        JsonNumber(second_total).c_str(),
+        JsonNumber(second_total / std::max(1e-12, first_total)).c_str());
+    if (m0->rows >= 1000) {
+      refactor_fraction.push_back(second_total / std::max(1e-12, first_total));
+    }
+  }
+  std::printf("{\"reuse_summary\":true,\"problems_n_ge_1000\":%zu,"
+              "\"median_refactor_fraction\":%s}\n",
+              refactor_fraction.size(),
+              JsonNumber(Median(refactor_fraction)).c_str());
+  std::printf(
+      "{\"summary\":true,\"threads\":%d,\"compared\":%d,"
+      "\"negative_count_agrees_with_mumps\":%d,"
+      "\"median_ratio_analyze_factorize\":%s,\"median_ratio_solve\":%s}\n",
+      ctx.threads, compared, agree, JsonNumber(Median(factor_ratios)).c_str(),
+      JsonNumber(Median(solve_ratios)).c_str());
+  return 0;
+}
