@@ -106,9 +106,8 @@ FACTORD_HOST_DEVICE inline void DiagonalInverseFallback(int m,
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < m; ++j) inverse[i * m + j] = 0;
     const double d = block[i * m + i];
-    inverse[i * m + i] = (IsFiniteValue(d) && d != 0 && IsFiniteValue(1.0 / d))
-                             ? 1.0 / d
-                             : 1.0;
+    inverse[i * m + i] =
+        (IsFiniteValue(d) && d != 0 && IsFiniteValue(1.0 / d)) ? 1.0 / d : 1.0;
   }
 }
 

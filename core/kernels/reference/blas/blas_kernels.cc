@@ -44,8 +44,7 @@ void Scale(const ExecContext&, double alpha, std::span<double> x) {
   for (double& v : x) v *= alpha;
 }
 
-void Copy(const ExecContext&, std::span<const double> x,
-          std::span<double> y) {
+void Copy(const ExecContext&, std::span<const double> x, std::span<double> y) {
   for (size_t i = 0; i < x.size(); ++i) y[i] = x[i];
 }
 
