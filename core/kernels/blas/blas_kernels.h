@@ -42,6 +42,9 @@ void Scale(const ExecContext& ctx, double alpha, std::span<double> x);
 // y = x
 void Copy(const ExecContext& ctx, std::span<const double> x,
           std::span<double> y);
+// y_i = d_i x_i (scalar Jacobi)
+void PointwiseProduct(const ExecContext& ctx, std::span<const double> d,
+                      std::span<const double> x, std::span<double> y);
 }  // namespace reference
 
 namespace cpu {
@@ -56,6 +59,8 @@ void Axpby(const ExecContext& ctx, double alpha, std::span<const double> x,
 void Scale(const ExecContext& ctx, double alpha, std::span<double> x);
 void Copy(const ExecContext& ctx, std::span<const double> x,
           std::span<double> y);
+void PointwiseProduct(const ExecContext& ctx, std::span<const double> d,
+                      std::span<const double> x, std::span<double> y);
 }  // namespace cpu
 
 }  // namespace factord::kernels

@@ -108,4 +108,12 @@ void Copy(const ExecContext& ctx, std::span<const double> x,
                });
 }
 
+void PointwiseProduct(const ExecContext& ctx, std::span<const double> d,
+                      std::span<const double> x, std::span<double> y) {
+  ForEachRange(ctx, static_cast<int64_t>(x.size()),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t i = begin; i < end; ++i) y[i] = d[i] * x[i];
+               });
+}
+
 }  // namespace factord::kernels::cpu

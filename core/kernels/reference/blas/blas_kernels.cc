@@ -48,4 +48,9 @@ void Copy(const ExecContext&, std::span<const double> x, std::span<double> y) {
   for (size_t i = 0; i < x.size(); ++i) y[i] = x[i];
 }
 
+void PointwiseProduct(const ExecContext&, std::span<const double> d,
+                      std::span<const double> x, std::span<double> y) {
+  for (size_t i = 0; i < x.size(); ++i) y[i] = d[i] * x[i];
+}
+
 }  // namespace factord::kernels::reference

@@ -1,0 +1,20 @@
+// y = A x for a general CSR matrix, dispatched by ctx.backend
+// (kernels/sparse/spmv_kernels.h; kCuda runs the cpu kernel for now).
+#ifndef FACTORD_SRC_LINALG_SPMV_H_
+#define FACTORD_SRC_LINALG_SPMV_H_
+
+#include <span>
+
+#include "factord/base/exec_context.h"
+#include "factord/matrix/csr.h"
+
+namespace factord::linalg {
+
+// `a` is general (expand a symmetric-lower matrix first). x has a.cols
+// entries, y has a.rows; they must not overlap.
+void Spmv(const ExecContext& ctx, const CsrMatrix& a, std::span<const double> x,
+          std::span<double> y);
+
+}  // namespace factord::linalg
+
+#endif  // FACTORD_SRC_LINALG_SPMV_H_

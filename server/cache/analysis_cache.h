@@ -1,0 +1,50 @@
+// Symbolic analyses shared across matrix IDs by (pattern, analysis options).
+//
+// The cache holds weak references: an analysis lives as long as some factor
+// cache entry (or a job in flight) holds it, so it costs no budget of its
+// own. A new matrix ID with the pattern of a live one, or new values for the
+// same ID, reuse the analysis and skip the symbolic phase (DESIGN.md,
+// "analyze ... cached by pattern hash and options").
+#ifndef FACTORD_SERVER_CACHE_ANALYSIS_CACHE_H_
+#define FACTORD_SERVER_CACHE_ANALYSIS_CACHE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "factord/matrix/csr.h"
+#include "factord/solver/options.h"
+#include "factord/solver/solver.h"
+
+namespace factord::server {
+
+class AnalysisCache {
+ public:
+  // The key of an analysis of `a` (pattern hash `pattern_hash`) with
+  // `options` (whose method is resolved). Includes n and nnz so that a hash
+  // collision between different sizes cannot hand out a wrong analysis.
+  static std::string Key(const CsrMatrix& a, uint64_t pattern_hash,
+                         const FactorOptions& options);
+
+  // The live analysis for `key`, or nullptr.
+  std::shared_ptr<const Analysis> Find(const std::string& key);
+
+  // Remembers `analysis` under `key` (replacing a dead or older one) and
+  // forgets analyses nobody holds any more.
+  void Insert(const std::string& key, std::shared_ptr<const Analysis> analysis);
+
+  // Analyses still alive.
+  int64_t size() const;
+
+ private:
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::weak_ptr<const Analysis>> analyses_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace factord::server
+
+#endif  // FACTORD_SERVER_CACHE_ANALYSIS_CACHE_H_

@@ -1,0 +1,32 @@
+// The daemon's configuration. main.cc turns flags into this struct; tests
+// and benchmarks fill it directly to run a server in-process.
+#ifndef FACTORD_SERVER_CONFIG_H_
+#define FACTORD_SERVER_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/time/time.h"
+
+namespace factord::server {
+
+struct ServerConfig {
+  std::string listen = "127.0.0.1:50051";  // "127.0.0.1:0" picks a free port
+  std::string metrics_listen =
+      "127.0.0.1:9464";  // port 0 picks a free port; "" disables /metrics
+  std::string backend = "auto";  // auto | cpu | cuda
+  int threads = 0;  // kernel threads per job; 0 = hardware concurrency
+  int workers = 2;  // concurrent jobs (factorize / solve)
+  int64_t cache_bytes = int64_t{8} << 30;   // host factor-cache budget
+  int64_t device_cache_bytes = int64_t{0};  // CUDA backend budget (0 = none)
+  absl::Duration idle_ttl =
+      absl::Hours(1);  // matrices unused that long are released
+  int64_t max_n = 50'000'000;
+  int64_t max_nnz = 500'000'000;
+  int64_t max_message_bytes = 4 << 20;  // gRPC max receive message size
+  int max_queue = 256;                  // queued jobs before RESOURCE_EXHAUSTED
+};
+
+}  // namespace factord::server
+
+#endif  // FACTORD_SERVER_CONFIG_H_

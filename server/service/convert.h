@@ -1,0 +1,66 @@
+// The one place where wire messages (factord.v1) become core types and core
+// results become wire messages. Unset proto fields (0) take the core's
+// defaults; out-of-range settings are InvalidArgument naming the field.
+#ifndef FACTORD_SERVER_SERVICE_CONVERT_H_
+#define FACTORD_SERVER_SERVICE_CONVERT_H_
+
+#include <cstdint>
+#include <span>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "factord/matrix/csr.h"
+#include "factord/solver/options.h"
+#include "factord/solver/report.h"
+#include "factord/v1/solver.pb.h"
+#include "server/cache/factor_cache.h"
+
+namespace factord::server {
+
+namespace pb = ::factord::v1;
+
+absl::StatusOr<Structure> StructureFromProto(pb::Structure structure);
+pb::Structure StructureToProto(Structure structure);
+
+absl::StatusOr<Method> MethodFromProto(pb::Method method);
+
+// The factorization options of a request: `method` and `options` as sent.
+// The `deterministic` flag is not a FactorOptions field (it belongs to the
+// ExecContext): read it from the message directly.
+absl::StatusOr<FactorOptions> FactorOptionsFromProto(
+    pb::Method method, const pb::FactorOptions& options);
+
+absl::StatusOr<SolveOptions> SolveOptionsFromProto(
+    const pb::SolveOptions& options);
+
+// Fills everything of `reply` but timings.queue_s.
+void FactorReportToProto(const FactorReport& report, Method method,
+                         pb::FactorizeReply* reply);
+
+// Fills the report fields of the last chunk of a solution (status, norms,
+// iterations, timings.solve_s, message); not the values.
+void SolveReportToProto(const SolveReport& report, pb::SolveReply* reply);
+
+// What the cache holds about one matrix. bytes_received of the snapshot.
+void CacheEntryToProto(const CacheEntry& entry, pb::MatrixInfo* info);
+
+// Appends a CSR chunk's arrays to the matrix being assembled; see
+// matrix_upload.h for the checks. Kept here so that every proto field
+// access is in this file.
+struct CsrChunkView {
+  std::span<const int64_t> row_nnz;
+  std::span<const int32_t> col_idx;
+  std::span<const double> values;
+};
+CsrChunkView ViewCsrChunk(const pb::CsrChunk& chunk);
+
+struct CooChunkView {
+  std::span<const int32_t> row_idx;
+  std::span<const int32_t> col_idx;
+  std::span<const double> values;
+};
+CooChunkView ViewCooChunk(const pb::CooChunk& chunk);
+
+}  // namespace factord::server
+
+#endif  // FACTORD_SERVER_SERVICE_CONVERT_H_
