@@ -29,9 +29,10 @@ std::string OneLine(absl::string_view text) {
 }  // namespace
 
 void LogLine(absl::string_view line) {
-  std::string out = absl::StrCat(
-      absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ ", absl::Now(), absl::UTCTimeZone()),
-      line, "\n");
+  std::string out =
+      absl::StrCat(absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ ", absl::Now(),
+                                    absl::UTCTimeZone()),
+                   line, "\n");
   // One fwrite per line: stdio locks the stream, so lines never interleave.
   std::fwrite(out.data(), 1, out.size(), stderr);
 }
@@ -43,7 +44,8 @@ RequestLog::RequestLog(Metrics* metrics, absl::string_view rpc,
     const auto& md = context->client_metadata();
     auto it = md.find("x-request-id");
     if (it != md.end() && !it->second.empty() && it->second.size() <= 64) {
-      request_id_ = OneLine(absl::string_view(it->second.data(), it->second.size()));
+      request_id_ =
+          OneLine(absl::string_view(it->second.data(), it->second.size()));
     }
   }
   if (request_id_.empty()) request_id_ = NextRequestId();
@@ -67,7 +69,8 @@ void RequestLog::Finish(const grpc::Status& status) {
       "request=%s rpc=%s matrix=%s code=%s duration_s=%.6f", request_id_, rpc_,
       matrix_id_.empty() ? "-" : OneLine(matrix_id_), code, seconds);
   if (!status.ok()) {
-    absl::StrAppend(&line, " message=\"", OneLine(status.error_message()), "\"");
+    absl::StrAppend(&line, " message=\"", OneLine(status.error_message()),
+                    "\"");
   }
   LogLine(line);
 }

@@ -43,16 +43,28 @@ std::vector<int64_t> FindSupervariables(const CsrMatrix& a,
   return sv_ptr;
 }
 
+std::vector<int64_t> SplitSupervariables(std::span<const int64_t> sv_ptr,
+                                         int max_block_size) {
+  max_block_size = std::max(1, max_block_size);
+  std::vector<int64_t> sizes;
+  for (size_t s = 0; s + 1 < sv_ptr.size(); ++s) {
+    AppendSplit(sv_ptr[s], sv_ptr[s + 1], max_block_size, sizes);
+  }
+  std::vector<int64_t> pieces{0};
+  for (int64_t size : sizes) pieces.push_back(pieces.back() + size);
+  if (sv_ptr.empty()) pieces.clear();
+  return pieces;
+}
+
 std::vector<int64_t> AmalgamateSupervariables(std::span<const int64_t> sv_ptr,
                                               int max_block_size) {
   max_block_size = std::max(1, max_block_size);
-  std::vector<int64_t> pieces;  // sizes after splitting large supervariables
-  for (size_t s = 0; s + 1 < sv_ptr.size(); ++s) {
-    AppendSplit(sv_ptr[s], sv_ptr[s + 1], max_block_size, pieces);
-  }
+  const std::vector<int64_t> pieces =
+      SplitSupervariables(sv_ptr, max_block_size);
   std::vector<int64_t> block_ptr{0};
   int64_t current = 0;  // size of the block being grown
-  for (int64_t size : pieces) {
+  for (size_t t = 0; t + 1 < pieces.size(); ++t) {
+    const int64_t size = pieces[t + 1] - pieces[t];
     if (current > 0 && current + size > max_block_size) {
       block_ptr.push_back(block_ptr.back() + current);
       current = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "factord/block/priority_blocking.h"
 #include "factord/block/supervariables.h"
 #include "factord/order/rcm.h"
 #include "kernels/common/gauss_jordan.h"
@@ -61,33 +62,59 @@ absl::StatusOr<BlockJacobiBlocking> MakeBlockJacobiBlocking(
   return b;
 }
 
-absl::StatusOr<BlockJacobiBlocking> ComputeBlockJacobiBlocking(
-    const CsrMatrix& a, int max_block_size, bool use_rcm) {
+absl::StatusOr<SupervariableOrder> ComputeSupervariableOrder(const CsrMatrix& a,
+                                                             bool use_rcm) {
+  if (a.rows != a.cols) {
+    return absl::InvalidArgumentError("block-Jacobi needs a square matrix");
+  }
+  SupervariableOrder sv;
+  if (use_rcm) {
+    sv.order = ReverseCuthillMcKee(a);
+  } else {
+    sv.order.resize(a.rows);
+    for (int64_t i = 0; i < a.rows; ++i) sv.order[i] = static_cast<int32_t>(i);
+  }
+  sv.sv_ptr = FindSupervariables(a, sv.order);
+  if (sv.sv_ptr.size() < 2) sv.sv_ptr.assign(1, 0);  // n == 0
+  return sv;
+}
+
+absl::StatusOr<BlockJacobiBlocking> AmalgamateBlocks(
+    const CsrMatrix& a, const SupervariableOrder& sv, int max_block_size,
+    Amalgamation amalgamation) {
   if (max_block_size < 1 || max_block_size > kernels::kMaxGaussJordanSize) {
     return absl::InvalidArgumentError(
         absl::StrCat("max_block_size ", max_block_size, " outside 1..",
                      kernels::kMaxGaussJordanSize));
   }
-  if (a.rows != a.cols) {
-    return absl::InvalidArgumentError("block-Jacobi needs a square matrix");
+  if (static_cast<int64_t>(sv.order.size()) != a.rows) {
+    return absl::InvalidArgumentError(
+        "supervariable order made for another matrix size");
   }
-  std::vector<int32_t> order;
-  if (use_rcm) {
-    order = ReverseCuthillMcKee(a);
+  absl::StatusOr<BlockJacobiBlocking> blocking;
+  if (amalgamation == Amalgamation::kPriority) {
+    PriorityBlocks blocks =
+        PriorityAmalgamation(a, sv.order, sv.sv_ptr, max_block_size);
+    blocking = MakeBlockJacobiBlocking(std::move(blocks.order),
+                                       std::move(blocks.block_ptr));
   } else {
-    order.resize(a.rows);
-    for (int64_t i = 0; i < a.rows; ++i) order[i] = static_cast<int32_t>(i);
+    std::vector<int64_t> block_ptr =
+        AmalgamateSupervariables(sv.sv_ptr, max_block_size);
+    if (block_ptr.size() < 2) block_ptr.assign(1, 0);
+    blocking = MakeBlockJacobiBlocking(sv.order, std::move(block_ptr));
   }
-  const std::vector<int64_t> sv_ptr = FindSupervariables(a, order);
-  std::vector<int64_t> block_ptr =
-      AmalgamateSupervariables(sv_ptr, max_block_size);
-  if (a.rows == 0) block_ptr.assign(1, 0);
-  absl::StatusOr<BlockJacobiBlocking> blocking =
-      MakeBlockJacobiBlocking(std::move(order), std::move(block_ptr));
   if (blocking.ok()) {
-    blocking->supervariables = static_cast<int64_t>(sv_ptr.size()) - 1;
+    blocking->supervariables = static_cast<int64_t>(sv.sv_ptr.size()) - 1;
   }
   return blocking;
+}
+
+absl::StatusOr<BlockJacobiBlocking> ComputeBlockJacobiBlocking(
+    const CsrMatrix& a, int max_block_size, bool use_rcm,
+    Amalgamation amalgamation) {
+  absl::StatusOr<SupervariableOrder> sv = ComputeSupervariableOrder(a, use_rcm);
+  if (!sv.ok()) return sv.status();
+  return AmalgamateBlocks(a, *sv, max_block_size, amalgamation);
 }
 
 absl::StatusOr<std::unique_ptr<BlockJacobiPreconditioner>>

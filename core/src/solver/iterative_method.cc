@@ -2,11 +2,14 @@
 // with a Krylov solver.
 //
 // Analysis (pattern only, reusable when values change): for block_jacobi the
-// S4 §2.3 blocking (RCM ordering, supervariables, blocks <= max_block_size).
+// RCM ordering and its supervariables (S4 §2.3).
 // Factorization: the matrix expanded once to general CSR (shared with the
 // uploaded one when it already is general) and the preconditioner built from
-// the values. Solve: CG for spd_lower, SQMR for symmetric_lower, GMRES(m)
-// for general when the Krylov method is auto; an explicit choice is honoured.
+// the values; for block_jacobi the supervariables are merged into blocks of
+// at most max_block_size by coupling strength (S4 §2.5, see
+// factord/precond/block_jacobi.h for why), then extracted and inverted (S3).
+// Solve: CG for spd_lower, SQMR for symmetric_lower, GMRES(m) for general when
+// the Krylov method is auto; an explicit choice is honoured.
 //
 // Scaling: Jacobi and block-Jacobi are invariant under symmetric diagonal
 // scaling (the blocks of D A D are D_b A_bb D_b), so FactorOptions.scaling
@@ -34,35 +37,36 @@ namespace {
 class IterativeAnalysis final : public Analysis {
  public:
   IterativeAnalysis(Method method, int64_t n, int64_t nnz_full,
-                    std::shared_ptr<const BlockJacobiBlocking> blocking)
+                    std::shared_ptr<const SupervariableOrder> supervariables)
       : method_(method),
         n_(n),
         nnz_full_(nnz_full),
-        blocking_(std::move(blocking)) {}
+        supervariables_(std::move(supervariables)) {}
 
   Method method() const override { return method_; }
-  int64_t bytes() const override { return blocking_ ? blocking_->bytes() : 0; }
+  int64_t bytes() const override {
+    return supervariables_ ? supervariables_->bytes() : 0;
+  }
   int64_t factor_bytes_estimate() const override {
     // The expanded matrix plus the preconditioner's values.
     int64_t bytes = nnz_full_ * (sizeof(double) + sizeof(int32_t)) +
                     (n_ + 1) * sizeof(int64_t);
     if (method_ == Method::kJacobi) bytes += n_ * sizeof(double);
-    if (blocking_) {
-      bytes += blocking_->value_ptr.back() * sizeof(double) +
-               blocking_->num_blocks();
+    if (supervariables_) {  // at most 32 x 32 values per 32 rows
+      bytes += n_ * 32 * sizeof(double) + 5 * n_ * sizeof(int64_t);
     }
     return bytes;
   }
   int64_t n() const { return n_; }
-  const std::shared_ptr<const BlockJacobiBlocking>& blocking() const {
-    return blocking_;
+  const std::shared_ptr<const SupervariableOrder>& supervariables() const {
+    return supervariables_;
   }
 
  private:
   Method method_;
   int64_t n_;
   int64_t nnz_full_;
-  std::shared_ptr<const BlockJacobiBlocking> blocking_;
+  std::shared_ptr<const SupervariableOrder> supervariables_;
 };
 
 class IterativeFactorization final : public Factorization {
@@ -187,8 +191,12 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIterative(
   const bool symmetric = IsSymmetric(a.structure);
   const int64_t nnz_full =
       symmetric ? 2 * a.nnz() - a.rows : a.nnz();  // estimate for lower
-  std::shared_ptr<const BlockJacobiBlocking> blocking;
+  std::shared_ptr<const SupervariableOrder> supervariables;
   if (options.method == Method::kBlockJacobi) {
+    if (options.max_block_size < 1 || options.max_block_size > 32) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "max_block_size ", options.max_block_size, " outside 1..32"));
+    }
     bool use_rcm = true;
     switch (options.ordering) {
       case Ordering::kAuto:
@@ -204,17 +212,17 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIterative(
     }
     // The blocking needs the full pattern (S4 §2.3 compares whole rows).
     const CsrMatrix full = symmetric ? ExpandSymmetric(a) : CsrMatrix();
-    absl::StatusOr<BlockJacobiBlocking> b = ComputeBlockJacobiBlocking(
-        symmetric ? full : a, options.max_block_size, use_rcm);
-    if (!b.ok()) return b.status();
-    blocking = std::make_shared<const BlockJacobiBlocking>(*std::move(b));
+    absl::StatusOr<SupervariableOrder> sv =
+        ComputeSupervariableOrder(symmetric ? full : a, use_rcm);
+    if (!sv.ok()) return sv.status();
+    supervariables = std::make_shared<const SupervariableOrder>(*std::move(sv));
   } else if (options.method != Method::kNone &&
              options.method != Method::kJacobi) {
     return absl::InvalidArgumentError(absl::StrCat(
         "method '", MethodName(options.method), "' is not iterative"));
   }
   auto analysis = std::make_shared<IterativeAnalysis>(
-      options.method, a.rows, std::max<int64_t>(nnz_full, 0), blocking);
+      options.method, a.rows, std::max<int64_t>(nnz_full, 0), supervariables);
   analysis->analyze_s = timer.Seconds();
   return analysis;
 }
@@ -271,9 +279,15 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIterative(
       break;
     }
     case Method::kBlockJacobi: {
+      absl::StatusOr<BlockJacobiBlocking> blocking =
+          AmalgamateBlocks(*full, *iterative->supervariables(),
+                           options.max_block_size, Amalgamation::kPriority);
+      if (!blocking.ok()) return blocking.status();
       absl::StatusOr<std::unique_ptr<BlockJacobiPreconditioner>> block_jacobi =
-          BlockJacobiPreconditioner::Create(*full, iterative->blocking(), ctx,
-                                            shift);
+          BlockJacobiPreconditioner::Create(
+              *full,
+              std::make_shared<const BlockJacobiBlocking>(*std::move(blocking)),
+              ctx, shift);
       if (!block_jacobi.ok()) return block_jacobi.status();
       const BlockJacobiPreconditioner& m = **block_jacobi;
       preconditioner_bytes = m.bytes();

@@ -113,9 +113,9 @@ TEST(MpsReaderTest, FixedNamesMayContainSpaces) {
       " N  COST\r\n"
       " E  DEDO3 1R\r\n"
       "COLUMNS\r\n"
-      "    COL 1     COST         2.0   DEDO3 1R     1.0\r\n"
+      "    COL 1     COST               2.0   DEDO3 1R           1.0\r\n"
       "RHS\r\n"
-      "    RHS       DEDO3 1R     5.0\r\n"
+      "    RHS       DEDO3 1R           5.0\r\n"
       "ENDATA\r\n";
   absl::StatusOr<QpProblem> p = ParseMps(text);
   ASSERT_TRUE(p.ok()) << p.status();

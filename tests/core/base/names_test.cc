@@ -1,12 +1,12 @@
-#include "gtest/gtest.h"
 #include "factord/solver/options.h"
+#include "gtest/gtest.h"
 
 namespace factord {
 namespace {
 
 TEST(Names, MethodRoundTrips) {
-  for (Method m : {Method::kAuto, Method::kBlockJacobi, Method::kLdlt,
-                   Method::kLu}) {
+  for (Method m :
+       {Method::kAuto, Method::kBlockJacobi, Method::kLdlt, Method::kLu}) {
     auto parsed = ParseMethod(MethodName(m));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, m);

@@ -27,6 +27,11 @@ namespace factord {
 std::vector<int64_t> FindSupervariables(const CsrMatrix& a,
                                         std::span<const int32_t> perm);
 
+// Supervariables larger than max_block_size (>= 1) halved recursively
+// until every piece fits (S4 §2.3); returns the pieces like sv_ptr.
+std::vector<int64_t> SplitSupervariables(std::span<const int64_t> sv_ptr,
+                                         int max_block_size);
+
 // Amalgamates consecutive supervariables into blocks of at most
 // max_block_size (>= 1) positions; supervariables larger than that are
 // halved recursively first. Returns block_ptr over positions, like sv_ptr.

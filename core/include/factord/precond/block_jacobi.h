@@ -3,10 +3,17 @@
 // CSR (S3 §3.2), inverted by batched Gauss-Jordan elimination with implicit
 // pivoting (S3 §3.1) and applied as a block-diagonal multiply (S3 eq. 2).
 //
-// Two stages, as the service caches them: BlockJacobiBlocking depends only
-// on the pattern (RCM ordering, supervariables, block sizes <= 32) and is
-// reused when the values change; BlockJacobiPreconditioner holds the
-// inverted blocks of one set of values.
+// Stages: SupervariableOrder depends only on the pattern (RCM ordering and
+// supervariables, S4 §2.3) and is reused when the values change;
+// BlockJacobiBlocking merges supervariables into blocks of size <= 32,
+// by default by coupling strength (S4 §2.5), which reads the values;
+// BlockJacobiPreconditioner holds the inverted blocks of one set of values.
+//
+// Why priority amalgamation is the default: merging merely adjacent
+// supervariables (S4 §2.3) leaves strong couplings between blocks on
+// structural matrices; measured with CG to 1e-8 (b = 1), consecutive vs
+// priority blocks: 494_bus 345 vs 44 iterations, 1138_bus 898 vs 81,
+// bcsstk13 1269 vs 383.
 //
 // A singular diagonal block (no acceptable pivot, see
 // kernels/common/gauss_jordan.h) is counted and the first one named; its
@@ -51,12 +58,40 @@ struct BlockJacobiBlocking {
 absl::StatusOr<BlockJacobiBlocking> MakeBlockJacobiBlocking(
     std::vector<int32_t> order, std::vector<int64_t> block_ptr);
 
-// S4 §2.3 blocking of the square matrix `a` (full pattern: general or
-// expanded): RCM order when use_rcm (else the natural order),
-// supervariables, amalgamated into blocks of at most max_block_size
-// (1..32; InvalidArgument otherwise).
+// How supervariables are merged into blocks of at most max_block_size.
+enum class Amalgamation {
+  kConsecutive,  // S4 §2.3: adjacent supervariables of the order, greedily
+  kPriority,     // S4 §2.5 Alg. 1 on supervariables: strongest couplings
+                 // first (factord/block/priority_blocking.h); needs values
+};
+
+// The pattern-only stage: an order (RCM, or natural) and the supervariables
+// found in it (S4 §2.3). Reusable while the pattern stays.
+struct SupervariableOrder {
+  std::vector<int32_t> order;   // n: order[position] = row
+  std::vector<int64_t> sv_ptr;  // supervariables as position ranges
+  int64_t bytes() const {
+    return static_cast<int64_t>(order.size() * sizeof(int32_t) +
+                                sv_ptr.size() * sizeof(int64_t));
+  }
+};
+
+// `a`: square, full pattern (general or expanded). InvalidArgument if not
+// square.
+absl::StatusOr<SupervariableOrder> ComputeSupervariableOrder(const CsrMatrix& a,
+                                                             bool use_rcm);
+
+// Blocks of at most max_block_size (1..32, InvalidArgument otherwise) from
+// the supervariables of `sv`; kPriority reads a's values (the same full
+// pattern the order was computed on).
+absl::StatusOr<BlockJacobiBlocking> AmalgamateBlocks(
+    const CsrMatrix& a, const SupervariableOrder& sv, int max_block_size,
+    Amalgamation amalgamation);
+
+// Both stages at once.
 absl::StatusOr<BlockJacobiBlocking> ComputeBlockJacobiBlocking(
-    const CsrMatrix& a, int max_block_size, bool use_rcm);
+    const CsrMatrix& a, int max_block_size, bool use_rcm,
+    Amalgamation amalgamation = Amalgamation::kPriority);
 
 class BlockJacobiPreconditioner final : public Preconditioner {
  public:

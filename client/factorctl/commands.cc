@@ -1,0 +1,227 @@
+// The commands of factorctl (see commands.h): local files are read with
+// core's Matrix Market reader, everything else goes through the client
+// library.
+#include "client/factorctl/commands.h"
+
+#include <cstdio>
+#include <memory>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "factord/matrix/csr.h"
+#include "factord/matrix/matrix_market.h"
+
+namespace factord::factorctl {
+namespace {
+
+double SecondsSince(absl::Time start) {
+  return absl::ToDoubleSeconds(absl::Now() - start);
+}
+
+// A local file problem: INVALID_ARGUMENT whatever the reader said (a file
+// that cannot be opened included), keeping its message and naming the file.
+absl::Status LocalFileError(const absl::Status& status,
+                            const std::string& path) {
+  if (absl::StrContains(status.message(), path)) {
+    return absl::InvalidArgumentError(status.message());
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(status.message(), " (file ", path, ")"));
+}
+
+// Reads the matrix FILE and applies --structure.
+absl::StatusOr<CsrMatrix> ReadMatrix(const CommandLine& line,
+                                     Outcome* outcome) {
+  const std::string& path = line.positional.at(0);
+  const absl::Time start = absl::Now();
+  absl::StatusOr<CsrMatrix> a = ReadMatrixMarket(path);
+  if (!a.ok()) return LocalFileError(a.status(), path);
+  if (a->rows != a->cols) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the matrix is ", a->rows, " x ", a->cols,
+                     ", factord solves square systems (file ", path, ")"));
+  }
+  if (line.structure == "general") {
+    if (IsSymmetric(a->structure)) *a = ExpandSymmetric(*a);
+  } else if (line.structure == "symmetric" || line.structure == "spd") {
+    if (!IsSymmetric(a->structure)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--structure=", line.structure,
+          " needs a symmetric Matrix Market file (file ", path, ")"));
+    }
+    a->structure = line.structure == "spd" ? Structure::kSpdLower
+                                           : Structure::kSymmetricLower;
+  }
+  outcome->read_s = outcome->read_s.value_or(0) + SecondsSince(start);
+  return a;
+}
+
+std::string ClientStructure(Structure s) {
+  switch (s) {
+    case Structure::kGeneral:
+      return "general";
+    case Structure::kSymmetricLower:
+      return "symmetric_lower";
+    case Structure::kSpdLower:
+      return "spd_lower";
+  }
+  return "general";
+}
+
+// The right-hand side: --rhs, or all ones of size n.
+absl::StatusOr<std::vector<double>> ReadRhs(const CommandLine& line, int64_t n,
+                                            Outcome* outcome) {
+  if (line.rhs_file.empty()) return std::vector<double>(n, 1.0);
+  const absl::Time start = absl::Now();
+  absl::StatusOr<std::vector<double>> b = ReadDenseVector(line.rhs_file);
+  if (!b.ok()) return LocalFileError(b.status(), line.rhs_file);
+  if (n >= 0 && static_cast<int64_t>(b->size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the right-hand side has ", b->size(),
+        " entries, the matrix has n = ", n, " (file ", line.rhs_file, ")"));
+  }
+  outcome->read_s = outcome->read_s.value_or(0) + SecondsSince(start);
+  return b;
+}
+
+absl::Status WriteSolution(const std::string& path,
+                           const std::vector<double>& x) {
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"),
+                                             &std::fclose);
+  if (file == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot write the solution to ", path));
+  }
+  for (double v : x) absl::FPrintF(file.get(), "%.17g\n", v);
+  if (std::ferror(file.get())) {
+    return absl::InvalidArgumentError(absl::StrCat("error writing ", path));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Upload(const CommandLine& line, client::Client& client,
+                    Outcome* outcome) {
+  absl::StatusOr<CsrMatrix> a = ReadMatrix(line, outcome);
+  if (!a.ok()) return a.status();
+  client::CsrArrays arrays{.n = a->rows,
+                           .structure = ClientStructure(a->structure),
+                           .row_ptr = a->row_ptr,
+                           .col_idx = a->col_idx,
+                           .values = a->values};
+  const absl::Time start = absl::Now();
+  absl::StatusOr<client::MatrixInfo> info = client.Upload(arrays, line.id);
+  if (!info.ok()) return info.status();
+  outcome->upload_s = SecondsSince(start);
+  outcome->id = info->id;
+  outcome->matrix = *std::move(info);
+  return absl::OkStatus();
+}
+
+absl::Status Update(const CommandLine& line, client::Client& client,
+                    Outcome* outcome) {
+  absl::StatusOr<CsrMatrix> a = ReadMatrix(line, outcome);
+  if (!a.ok()) return a.status();
+  const absl::Time start = absl::Now();
+  absl::StatusOr<client::MatrixInfo> info =
+      client.UpdateValues(line.id, a->values);
+  if (!info.ok()) return info.status();
+  outcome->upload_s = SecondsSince(start);
+  outcome->matrix = *std::move(info);
+  return absl::OkStatus();
+}
+
+absl::Status Factorize(const CommandLine& line, client::Client& client,
+                       Outcome* outcome) {
+  absl::StatusOr<client::FactorizeResult> r =
+      client.Factorize(outcome->id, line.factorize);
+  if (!r.ok()) return r.status();
+  outcome->factor = *std::move(r);
+  return absl::OkStatus();
+}
+
+// The order of the matrix `id`, from the server's list.
+absl::StatusOr<int64_t> MatrixOrder(client::Client& client,
+                                    const std::string& id) {
+  absl::StatusOr<std::vector<client::MatrixInfo>> list = client.List();
+  if (!list.ok()) return list.status();
+  for (const client::MatrixInfo& m : *list) {
+    if (m.id == id) return m.n;
+  }
+  return absl::NotFoundError(absl::StrCat("matrix '", id, "' not found"));
+}
+
+absl::Status Solve(const CommandLine& line, client::Client& client, int64_t n,
+                   Outcome* outcome) {
+  if (n < 0 && line.rhs_file.empty()) {
+    absl::StatusOr<int64_t> order = MatrixOrder(client, outcome->id);
+    if (!order.ok()) return order.status();
+    n = *order;
+  }
+  absl::StatusOr<std::vector<double>> b = ReadRhs(line, n, outcome);
+  if (!b.ok()) return b.status();
+  std::vector<std::vector<double>> rhs;
+  rhs.push_back(*std::move(b));
+  absl::StatusOr<std::vector<client::SolveResult>> results =
+      client.Solve(outcome->id, rhs, line.solve);
+  if (!results.ok()) return results.status();
+  outcome->solve = std::move(results->at(0));
+  if (!line.solution_file.empty()) {
+    return WriteSolution(line.solution_file, outcome->solve->x);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Run(const CommandLine& line, client::Client& client,
+                 Outcome* outcome) {
+  if (absl::Status s = Upload(line, client, outcome); !s.ok()) return s;
+  absl::Status status = Factorize(line, client, outcome);
+  if (status.ok()) status = Solve(line, client, outcome->matrix->n, outcome);
+  if (!line.keep) {
+    absl::StatusOr<int64_t> freed = client.Release(outcome->id);
+    if (freed.ok()) outcome->bytes_freed = *freed;
+    if (status.ok() && !freed.ok()) status = freed.status();
+  }
+  return status;
+}
+
+}  // namespace
+
+absl::Status RunCommand(const CommandLine& line, client::Client& client,
+                        Outcome* outcome) {
+  const absl::Time start = absl::Now();
+  outcome->command = line.command;
+  outcome->id = line.id;
+  absl::Status status;
+  if (line.command == "upload") {
+    status = Upload(line, client, outcome);
+  } else if (line.command == "update") {
+    status = Update(line, client, outcome);
+  } else if (line.command == "factorize") {
+    status = Factorize(line, client, outcome);
+  } else if (line.command == "solve") {
+    status = Solve(line, client, /*n=*/-1, outcome);
+  } else if (line.command == "run") {
+    status = Run(line, client, outcome);
+  } else if (line.command == "release") {
+    absl::StatusOr<int64_t> freed = client.Release(line.id);
+    if (freed.ok()) outcome->bytes_freed = *freed;
+    status = freed.status();
+  } else if (line.command == "list") {
+    absl::StatusOr<std::vector<client::MatrixInfo>> list = client.List();
+    if (list.ok()) outcome->matrices = *std::move(list);
+    status = list.status();
+  } else if (line.command == "info") {
+    absl::StatusOr<client::ServerInfo> info = client.Info();
+    if (info.ok()) outcome->server = *std::move(info);
+    status = info.status();
+  } else {
+    status = absl::InvalidArgumentError(
+        absl::StrCat("unknown command '", line.command, "'"));
+  }
+  outcome->total_s = SecondsSince(start);
+  return status;
+}
+
+}  // namespace factord::factorctl

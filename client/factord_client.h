@@ -1,0 +1,230 @@
+// The C++ client of the factord service (proto/factord/v1/solver.proto).
+//
+// A thin, thread-safe wrapper over the generated gRPC stub that hides the
+// wire: large arrays are chunked transparently (no message above
+// ConnectOptions::max_chunk_bytes, 1 MiB by default), many right-hand sides
+// go through one bidirectional Solve stream, and replies come back as the
+// plain structs below, so a program using this library needs no proto or
+// gRPC headers. Errors are absl::Status with the gRPC code mapped to the
+// absl code of the same number and the server's message kept.
+//
+// Every matrix has a name: Upload makes a random UUID (v4) when the caller
+// gives none. Every request that names a matrix carries the metadata header
+// `x-factord-matrix-id: <id>`, so that a mesh can route all requests for one
+// matrix to the pod that holds its factors (consistent hash on the header).
+// A bearer token (ConnectOptions::token, else $FACTORD_TOKEN) is sent as
+// `authorization: Bearer <token>`.
+//
+// Enumerations (method, Krylov method, ordering, pivoting, structure) are
+// passed as their names, the same names the server and factorctl use
+// ("block_jacobi", "cg", ...); an unknown name is InvalidArgument before any
+// request is sent.
+#ifndef FACTORD_CLIENT_FACTORD_CLIENT_H_
+#define FACTORD_CLIENT_FACTORD_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace factord::client {
+
+// The metadata key that names the matrix of a request (for routing).
+inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
+
+struct ConnectOptions {
+  // Bearer token; empty: the FACTORD_TOKEN environment variable, if set.
+  std::string token;
+  // Upper bound on the serialized size of every request message. Values
+  // below 256 are raised to 256 (a chunk must hold a few entries).
+  int64_t max_chunk_bytes = int64_t{1} << 20;
+  // Largest reply message accepted (solution chunks are the big ones).
+  int64_t max_receive_message_bytes = int64_t{64} << 20;
+  // Deadline of each RPC, measured from its start; infinite by default.
+  absl::Duration rpc_timeout = absl::InfiniteDuration();
+  // When positive, Connect waits this long for the channel to connect and
+  // fails with UNAVAILABLE otherwise; zero connects lazily on first use.
+  absl::Duration connect_timeout = absl::ZeroDuration();
+};
+
+// A square sparse matrix in 0-based CSR form, borrowed from the caller for
+// the duration of the call. Symmetric structures store the lower triangle
+// with the diagonal; explicit zeros are entries and are kept.
+struct CsrArrays {
+  int64_t n = 0;
+  std::string structure = "general";  // general | symmetric_lower | spd_lower
+  std::span<const int64_t> row_ptr;   // n + 1 entries, row_ptr[0] == 0
+  std::span<const int32_t> col_idx;   // row_ptr[n] entries
+  std::span<const double> values;     // row_ptr[n] entries
+};
+
+// What the server holds about one matrix (MatrixInfo on the wire).
+struct MatrixInfo {
+  std::string id;
+  int64_t n = 0;
+  int64_t nnz = 0;
+  std::string structure;
+  uint64_t pattern_hash = 0;
+  int64_t bytes = 0;           // held by the server
+  int64_t bytes_received = 0;  // of the request stream
+  bool factorized = false;
+  bool stale = false;  // values changed since the last factorization
+  std::string method;  // of the current factorization, if any
+};
+
+// Factorization options; unset ones take the server's defaults.
+struct FactorizeOptions {
+  // auto | none | jacobi | block_jacobi | ldlt | block_ildlt | jacobi_ldlt |
+  // ic | ilu | lu
+  std::string method = "auto";
+  std::string ordering = "auto";  // auto | natural | amd | metis | rcm | gmc
+  std::string pivoting = "bk";    // bk (Bunch-Kaufman) | static | rook
+  int max_block_size = 0;         // 0: server default
+  std::optional<int> fill_level;  // -1: full fill
+  std::optional<double> drop_tolerance;
+  std::optional<double> fill_factor;
+  int sweeps = 0;  // jacobi_ldlt sweeps; 0: default
+  std::optional<double> epsilon;
+  std::optional<double> delta;
+  std::string trisolve = "exact";  // exact | jacobi | block_jacobi
+  int trisolve_sweeps = 0;
+  // IPM regularization: shift_first is added to the first shift_count
+  // diagonal entries, shift_rest to the others.
+  double shift_first = 0;
+  double shift_rest = 0;
+  int64_t shift_count = 0;
+  bool deterministic = false;
+};
+
+// Seconds measured by the server.
+struct Timings {
+  double preprocess_s = 0;
+  double analyze_s = 0;
+  double factorize_s = 0;
+  double solve_s = 0;
+  double queue_s = 0;  // waiting for a worker
+};
+
+struct Inertia {
+  int64_t positive = 0;
+  int64_t negative = 0;
+  int64_t zero = 0;
+};
+
+struct FactorizeResult {
+  std::string id;
+  std::string method;         // the method used (auto resolved)
+  std::string factor_status;  // ok | singular | perturbed
+  Inertia inertia;
+  bool inertia_reliable = false;
+  int64_t perturbed_pivots = 0;
+  int64_t two_by_two_pivots = 0;
+  int64_t delayed_pivots = 0;
+  int64_t nnz_factor = 0;
+  int64_t factor_bytes = 0;
+  bool analysis_reused = false;
+  int64_t blocks = 0;
+  Timings timings;
+  std::string message;
+};
+
+// Solve options; zero fields take the server's defaults (tolerance 1e-8,
+// 1000 iterations, GMRES restart 50, IDR s = 4).
+struct SolveOptions {
+  std::string krylov =
+      "auto";  // auto | none | cg | gmres | sqmr | idr | bicgstab
+  double tolerance = 0;
+  int max_iterations = 0;
+  int restart = 0;
+  int idr_s = 0;
+};
+
+// The solution of one right-hand side and its report.
+struct SolveResult {
+  std::vector<double> x;  // n entries
+  std::string status;     // converged | not_converged | breakdown | singular
+  double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2, true residual
+  double backward_error = 0;
+  int iterations = 0;
+  Timings timings;
+  std::string message;
+};
+
+struct ServerInfo {
+  std::string version;
+  std::string backend;
+  std::string device;
+  int64_t cache_bytes_used = 0;
+  int64_t cache_bytes_budget = 0;
+  int64_t cache_entries = 0;
+  int64_t max_n = 0;
+  int64_t max_nnz = 0;
+  int64_t max_message_bytes = 0;
+  int threads = 0;
+  int workers = 0;
+  std::vector<std::string> methods;
+};
+
+// A random RFC 4122 version-4 UUID, lower-case 8-4-4-4-12 hex.
+std::string NewMatrixId();
+
+class Client {
+ public:
+  // `target` is a gRPC target ("127.0.0.1:50051", "dns:///factord:50051").
+  // Plaintext channel: TLS, where needed, is the mesh's job.
+  static absl::StatusOr<std::unique_ptr<Client>> Connect(
+      absl::string_view target, const ConnectOptions& options = {});
+
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Streams `matrix` (header, then CSR chunks) under `id`, or under a new
+  // UUID when `id` is empty. The reply's id is the name to use afterwards.
+  absl::StatusOr<MatrixInfo> Upload(const CsrArrays& matrix,
+                                    absl::string_view id = "");
+
+  // Replaces the values of matrix `id` (same pattern, values.size() == nnz,
+  // in stored-entry order); the factorization becomes stale.
+  absl::StatusOr<MatrixInfo> UpdateValues(absl::string_view id,
+                                          std::span<const double> values);
+
+  absl::StatusOr<FactorizeResult> Factorize(
+      absl::string_view id, const FactorizeOptions& options = {});
+
+  // Solves A x = b for every right-hand side (each of n entries) through one
+  // bidirectional stream; results are in the order of `rhs`. A numerically
+  // failed solve is a result with its status, not an error.
+  absl::StatusOr<std::vector<SolveResult>> Solve(
+      absl::string_view id, std::span<const std::span<const double>> rhs,
+      const SolveOptions& options = {});
+  absl::StatusOr<std::vector<SolveResult>> Solve(
+      absl::string_view id, const std::vector<std::vector<double>>& rhs,
+      const SolveOptions& options = {});
+
+  // Frees the matrix and its factors on the server; returns bytes freed.
+  absl::StatusOr<int64_t> Release(absl::string_view id);
+
+  absl::StatusOr<std::vector<MatrixInfo>> List();
+  absl::StatusOr<ServerInfo> Info();
+
+  const ConnectOptions& options() const { return options_; }
+
+ private:
+  struct Channel;
+  Client(std::unique_ptr<Channel> channel, ConnectOptions options);
+
+  std::unique_ptr<Channel> channel_;
+  ConnectOptions options_;
+};
+
+}  // namespace factord::client
+
+#endif  // FACTORD_CLIENT_FACTORD_CLIENT_H_

@@ -1,0 +1,193 @@
+// factord-ipm: solves an LP or convex QP from an MPS/QPS file with a
+// Mehrotra interior-point method whose KKT solves all go through a factord
+// daemon.
+//
+//   factord-ipm --server=HOST:PORT FILE.mps[.gz] [--json] [--method=ldlt]
+//               [--max_iterations=N] [--tolerance=1e-8] [--ordering=auto]
+//
+// Prints one line per iteration (JSON with --json) and a final line with
+// status, objective and iterations. The final JSON line also reports the
+// per-iteration byte budget of issue 4, 1.1 (8 nnz + 16 dim) + 4 KiB for the
+// KKT matrix (dim = N + m, nnz its stored lower triangle), the largest bytes
+// any iteration after the first sent, and whether every factorization after
+// the first reused the analysis. Exit code: 0 optimal, 2 not optimal, 1 error.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "client/factord_client.h"
+#include "client/ipm/ipm.h"
+#include "client/ipm/mps_reader.h"
+#include "client/ipm/remote_kkt_solver.h"
+
+namespace {
+
+struct Flags {
+  std::string server;
+  std::string file;
+  bool json = false;
+  std::string method = "ldlt";
+  std::string ordering = "auto";
+  std::string krylov = "none";
+  int max_iterations = 200;
+  double tolerance = 1e-8;
+};
+
+// Quotes and control bytes escaped for a JSON string.
+std::string JsonEscape(const std::string& text) {
+  std::string out;
+  for (unsigned char ch : text) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      out += absl::StrFormat("\\u%04x", ch);
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out;
+}
+
+int Usage(const std::string& error) {
+  std::fprintf(stderr,
+               "%s\nusage: factord-ipm --server=HOST:PORT FILE.mps[.gz] "
+               "[--json] [--method=ldlt] [--max_iterations=N] "
+               "[--tolerance=T] [--ordering=NAME] [--krylov=none]\n",
+               error.c_str());
+  return 1;
+}
+
+bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* name, std::string* out) {
+      const std::string prefix = absl::StrCat("--", name, "=");
+      if (arg.rfind(prefix, 0) != 0) return false;
+      *out = arg.substr(prefix.size());
+      return true;
+    };
+    std::string v;
+    if (value("server", &flags->server) || value("method", &flags->method) ||
+        value("ordering", &flags->ordering) ||
+        value("krylov", &flags->krylov)) {
+      continue;
+    } else if (arg == "--json") {
+      flags->json = true;
+    } else if (value("max_iterations", &v)) {
+      if (!absl::SimpleAtoi(v, &flags->max_iterations)) {
+        *error = "bad --max_iterations";
+        return false;
+      }
+    } else if (value("tolerance", &v)) {
+      if (!absl::SimpleAtod(v, &flags->tolerance)) {
+        *error = "bad --tolerance";
+        return false;
+      }
+    } else if (arg.rfind("--", 0) == 0) {
+      *error = absl::StrCat("unknown flag ", arg);
+      return false;
+    } else if (flags->file.empty()) {
+      flags->file = arg;
+    } else {
+      *error = "more than one file";
+      return false;
+    }
+  }
+  if (flags->server.empty()) *error = "--server is required";
+  if (flags->file.empty()) *error = "no MPS file given";
+  return error->empty();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  std::string error;
+  if (!ParseFlags(argc, argv, &flags, &error)) return Usage(error);
+
+  absl::StatusOr<factord::ipm::QpProblem> problem =
+      factord::ipm::ReadMpsFile(flags.file);
+  if (!problem.ok()) {
+    std::fprintf(stderr, "%s\n", problem.status().ToString().c_str());
+    return 1;
+  }
+  absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
+      factord::client::Client::Connect(flags.server);
+  if (!client.ok()) {
+    std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
+    return 1;
+  }
+  factord::client::FactorizeOptions factorize;
+  factorize.method = flags.method;
+  factorize.ordering = flags.ordering;
+  factord::client::SolveOptions solve;
+  solve.krylov = flags.krylov;
+  factord::ipm::RemoteKktSolver kkt(client->get(), factorize, solve);
+
+  factord::ipm::IpmOptions options;
+  options.max_iterations = flags.max_iterations;
+  options.tolerance = flags.tolerance;
+  int64_t max_bytes_after_first = 0;
+  bool all_reused = true;
+  auto on_iteration = [&](const factord::ipm::IterationLog& log) {
+    if (log.iteration > 0) {
+      max_bytes_after_first = std::max(max_bytes_after_first, log.bytes_sent);
+      all_reused = all_reused && log.analysis_reused;
+    }
+    if (flags.json) {
+      std::printf(
+          "{\"iteration\":%d,\"primal_infeasibility\":%.3e,"
+          "\"dual_infeasibility\":%.3e,\"gap\":%.3e,\"mu\":%.3e,"
+          "\"objective\":%.12e,\"step_primal\":%.4f,\"step_dual\":%.4f,"
+          "\"factorizations\":%d,\"shift\":%.1e,\"factorize_s\":%.6f,"
+          "\"solve_s\":%.6f,\"analysis_reused\":%s,\"inertia_known\":%s,"
+          "\"bytes_sent\":%lld}\n",
+          log.iteration, log.primal_infeasibility, log.dual_infeasibility,
+          log.gap, log.mu, log.objective, log.step_primal, log.step_dual,
+          log.factorizations, log.shift, log.factorize_s, log.solve_s,
+          log.analysis_reused ? "true" : "false",
+          log.inertia_known ? "true" : "false",
+          static_cast<long long>(log.bytes_sent));
+    } else {
+      std::printf(
+          "%4d  pinf %9.2e  dinf %9.2e  gap %9.2e  mu %9.2e  obj %20.12e  "
+          "fact %8.4fs  solve %8.4fs  reused %d  bytes %lld\n",
+          log.iteration, log.primal_infeasibility, log.dual_infeasibility,
+          log.gap, log.mu, log.objective, log.factorize_s, log.solve_s,
+          log.analysis_reused, static_cast<long long>(log.bytes_sent));
+    }
+    std::fflush(stdout);
+  };
+  absl::StatusOr<factord::ipm::IpmResult> result =
+      factord::ipm::SolveQp(*problem, kkt, options, on_iteration);
+  if (!result.ok()) {
+    std::fprintf(stderr, "%s\n", result.status().ToString().c_str());
+    return 1;
+  }
+  const double budget =
+      1.1 * (8.0 * result->kkt_nnz + 16.0 * result->kkt_dim) + 4096;
+  const char* status = factord::ipm::IpmStatusName(result->status);
+  if (flags.json) {
+    std::printf(
+        "{\"status\":\"%s\",\"objective\":%.12e,\"iterations\":%d,"
+        "\"problem\":\"%s\",\"method\":\"%s\",\"kkt_dim\":%lld,"
+        "\"kkt_nnz\":%lld,\"max_iteration_bytes\":%lld,"
+        "\"iteration_byte_budget\":%.0f,\"within_budget\":%s,"
+        "\"analysis_reused_after_first\":%s,\"message\":\"%s\"}\n",
+        status, result->objective, result->iterations,
+        JsonEscape(problem->name).c_str(), JsonEscape(kkt.method_used()).c_str(), static_cast<long long>(result->kkt_dim),
+        static_cast<long long>(result->kkt_nnz),
+        static_cast<long long>(max_bytes_after_first), budget,
+        max_bytes_after_first <= budget ? "true" : "false",
+        all_reused ? "true" : "false", JsonEscape(result->message).c_str());
+  } else {
+    std::printf("status %s  objective %.12e  iterations %d  %s\n", status,
+                result->objective, result->iterations,
+                result->message.c_str());
+  }
+  return result->status == factord::ipm::IpmStatus::kOptimal ? 0 : 2;
+}

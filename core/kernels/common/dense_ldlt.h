@@ -1,0 +1,318 @@
+// Dense partial LDL^T of a front with 1x1 and 2x2 pivots (S1 §IV-B1, the
+// diagonal-block kernel; taken here to fronts of any size for the complete
+// factorization). The first p columns of an m x m symmetric front are the
+// fully summed ones; the kernel eliminates as many of them as pass the
+// threshold test and leaves the others alive, to be delayed to the parent
+// front (S2 §V push-back: the pivot moves to a later block instead of being
+// perturbed, so the inertia stays exact).
+//
+// Pivoting (S1 §IV-B1), all with threshold u on the whole column, update
+// rows included, so that |L| <= 1/u:
+//   static: 1x1 pivots in order, no threshold, only nonzero-ness;
+//   Bunch-Kaufman: 1x1 at j, else 1x1 at r (the largest entry of column j
+//     among the fully summed rows), else the 2x2 (j, r);
+//   rook: as Bunch-Kaufman, but when the 2x2 fails the search moves on to
+//     column r and repeats (a few steps).
+// With `force` (the root front) every column is eliminated: after the
+// threshold passes stall, the largest remaining pivot is taken without the
+// threshold, and a pivot below `tiny` is replaced by +-perturbation and
+// counted; the inertia is then unreliable.
+//
+// Right-looking, unblocked: O(p^2 m) work on the first p columns; the
+// update-row by update-row block (the contribution block) is NOT updated
+// here: the caller applies that Schur update with BLAS 3.
+//
+// No allocation: the caller passes the workspaces. Host and device.
+#ifndef FACTORD_KERNELS_COMMON_DENSE_LDLT_H_
+#define FACTORD_KERNELS_COMMON_DENSE_LDLT_H_
+
+#include <cmath>
+
+#include "kernels/common/host_device.h"
+
+namespace factord::kernels {
+
+enum DensePivoting : int { kDenseStatic = 0, kDenseBunchKaufman = 1,
+                           kDenseRook = 2 };
+
+struct DenseLdltParams {
+  int pivoting = kDenseBunchKaufman;
+  double threshold = 0.01;  // u in (0, 0.5]
+  double tiny = 1e-13;      // |pivot| (|det| for 2x2) below this is zero
+  bool force = false;       // eliminate every column (root front)
+  double perturbation = 1e-8;  // magnitude of a perturbed pivot
+};
+
+struct DenseLdltCounts {
+  int eliminated = 0;    // q: pivots taken (a 2x2 counts 2)
+  int two_by_two = 0;    // number of 2x2 pivots
+  int perturbed = 0;     // pivots replaced by +-perturbation
+  int zero = 0;          // perturbed pivots whose value was exactly 0
+};
+
+namespace dense_ldlt {
+
+// Column-major access, leading dimension m.
+FACTORD_HOST_DEVICE inline double& At(double* f, int m, int i, int j) {
+  return f[static_cast<long>(j) * m + i];
+}
+
+// max |F(i, j)| over alive fully summed rows and all update rows, skipping
+// rows skip1 and skip2.
+FACTORD_HOST_DEVICE inline double ColumnMax(double* f, int m, int p,
+                                            const int* alive, int num_alive,
+                                            int j, int skip1, int skip2) {
+  double best = 0;
+  for (int t = 0; t < num_alive; ++t) {
+    const int i = alive[t];
+    if (i == skip1 || i == skip2) continue;
+    const double v = fabs(At(f, m, i, j));
+    if (v > best) best = v;
+  }
+  for (int i = p; i < m; ++i) {
+    const double v = fabs(At(f, m, i, j));
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+// Eliminates the 1x1 pivot j (value d) from the alive columns and rows.
+FACTORD_HOST_DEVICE inline void Eliminate1x1(double* f, int m, int p,
+                                             const int* alive, int num_alive,
+                                             int j, double d) {
+  const double inv = 1.0 / d;
+  for (int t = 0; t < num_alive; ++t) {
+    const int k = alive[t];
+    if (k == j) continue;
+    const double wk = At(f, m, k, j) * inv;  // l_k
+    if (wk == 0) continue;
+    for (int s = 0; s < num_alive; ++s) {
+      const int i = alive[s];
+      if (i != j) At(f, m, i, k) -= At(f, m, i, j) * wk;
+    }
+    double* col_k = &At(f, m, 0, k);
+    const double* col_j = &At(f, m, 0, j);
+    for (int i = p; i < m; ++i) col_k[i] -= col_j[i] * wk;
+  }
+  for (int t = 0; t < num_alive; ++t) {
+    if (alive[t] != j) At(f, m, alive[t], j) *= inv;
+  }
+  for (int i = p; i < m; ++i) At(f, m, i, j) *= inv;
+}
+
+// Eliminates the 2x2 pivot (j, r) with D = [a b; b c].
+FACTORD_HOST_DEVICE inline void Eliminate2x2(double* f, int m, int p,
+                                             const int* alive, int num_alive,
+                                             int j, int r, double a, double b,
+                                             double c) {
+  const double det = a * c - b * b;
+  const double i11 = c / det, i12 = -b / det, i22 = a / det;
+  for (int t = 0; t < num_alive; ++t) {
+    const int k = alive[t];
+    if (k == j || k == r) continue;
+    const double fj = At(f, m, k, j), fr = At(f, m, k, r);
+    const double lj = fj * i11 + fr * i12, lr = fj * i12 + fr * i22;
+    if (lj == 0 && lr == 0) continue;
+    for (int s = 0; s < num_alive; ++s) {
+      const int i = alive[s];
+      if (i != j && i != r) {
+        At(f, m, i, k) -= At(f, m, i, j) * lj + At(f, m, i, r) * lr;
+      }
+    }
+    double* col_k = &At(f, m, 0, k);
+    const double* col_j = &At(f, m, 0, j);
+    const double* col_r = &At(f, m, 0, r);
+    for (int i = p; i < m; ++i) col_k[i] -= col_j[i] * lj + col_r[i] * lr;
+  }
+  auto scale = [&](int i) {
+    const double fj = At(f, m, i, j), fr = At(f, m, i, r);
+    At(f, m, i, j) = fj * i11 + fr * i12;
+    At(f, m, i, r) = fj * i12 + fr * i22;
+  };
+  for (int t = 0; t < num_alive; ++t) {
+    const int i = alive[t];
+    if (i != j && i != r) scale(i);
+  }
+  for (int i = p; i < m; ++i) scale(i);
+}
+
+FACTORD_HOST_DEVICE inline void RemoveAlive(int* alive, int* num_alive,
+                                            int j) {
+  int t = 0;
+  while (alive[t] != j) ++t;
+  for (; t + 1 < *num_alive; ++t) alive[t] = alive[t + 1];
+  --*num_alive;
+}
+
+// The threshold test of a 2x2 pivot (MA57's): |D^{-1}| [g_j; g_r] <= 1/u.
+FACTORD_HOST_DEVICE inline bool Accept2x2(double a, double b, double c,
+                                          double g_j, double g_r, double u,
+                                          double tiny) {
+  const double det = a * c - b * b;
+  const double scale = fabs(a * c) + b * b;
+  if (!(fabs(det) > tiny * fabs(b)) || !(fabs(det) > 1e-14 * scale)) {
+    return false;
+  }
+  return (fabs(c) * g_j + fabs(b) * g_r) * u <= fabs(det) &&
+         (fabs(b) * g_j + fabs(a) * g_r) * u <= fabs(det);
+}
+
+}  // namespace dense_ldlt
+
+// Partial factorization of the first p columns of the m x m symmetric front
+// `f` (column-major, leading dimension m; the p x p leading block holds both
+// triangles, rows p..m-1 of columns 0..p-1 hold the lower rectangle; the
+// trailing block is not read or written).
+// On return:
+//   order[0..q): local indices of the eliminated columns in pivot order;
+//   size[t] = 1 for a 1x1, 2 for the first of a 2x2 pair, 0 for its second,
+//     -1 for a perturbed 1x1 (numerically zero: counted as a zero pivot);
+//   d_diag[t], d_off[t] (= D(t+1, t) for the first of a 2x2, else 0);
+//   order[q..p): the columns left alive (delayed), in their local order.
+// Column order[t] of f holds L's column t on the rows alive after pivot t
+// (later pivots, delayed columns, update rows). The alive rows of alive
+// columns hold their Schur complement. `work` has p ints.
+FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
+    double* f, int m, int p, const DenseLdltParams& params, int* order,
+    int* size, double* d_diag, double* d_off, int* work) {
+  using dense_ldlt::At;
+  DenseLdltCounts counts;
+  int* alive = work;
+  int num_alive = p;
+  for (int t = 0; t < p; ++t) alive[t] = t;
+  const double u = params.threshold;
+  const double tiny = params.tiny;
+  int q = 0;
+  auto take1 = [&](int j, double d, int pivot_size = 1) {
+    dense_ldlt::Eliminate1x1(f, m, p, alive, num_alive, j, d);
+    dense_ldlt::RemoveAlive(alive, &num_alive, j);
+    order[q] = j;
+    size[q] = pivot_size;
+    d_diag[q] = d;
+    d_off[q] = 0;
+    ++q;
+  };
+  auto take2 = [&](int j, int r) {
+    const double a = At(f, m, j, j), b = At(f, m, r, j), c = At(f, m, r, r);
+    dense_ldlt::Eliminate2x2(f, m, p, alive, num_alive, j, r, a, b, c);
+    dense_ldlt::RemoveAlive(alive, &num_alive, j);
+    dense_ldlt::RemoveAlive(alive, &num_alive, r);
+    order[q] = j;
+    order[q + 1] = r;
+    size[q] = 2;
+    size[q + 1] = 0;
+    d_diag[q] = a;
+    d_diag[q + 1] = c;
+    d_off[q] = b;
+    d_off[q + 1] = 0;
+    q += 2;
+    ++counts.two_by_two;
+  };
+  // The largest |F(i, j)| over alive fully summed rows i != j, or -1.
+  auto partner = [&](int j) {
+    int best = -1;
+    double best_v = 0;
+    for (int t = 0; t < num_alive; ++t) {
+      const int i = alive[t];
+      const double v = fabs(At(f, m, i, j));
+      if (i != j && v > best_v) {
+        best_v = v;
+        best = i;
+      }
+    }
+    return best;
+  };
+  // Tries to take a pivot starting from candidate column j.
+  auto try_pivot = [&](int j) -> bool {
+    const double a = At(f, m, j, j);
+    if (params.pivoting == kDenseStatic) {
+      if (fabs(a) > tiny) {
+        take1(j, a);
+        return true;
+      }
+      return false;
+    }
+    const int steps = params.pivoting == kDenseRook ? 4 : 1;
+    for (int step = 0; step < steps; ++step) {
+      const double ajj = At(f, m, j, j);
+      const double g_j =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, -1);
+      if (fabs(ajj) > tiny && fabs(ajj) >= u * g_j) {
+        take1(j, ajj);
+        return true;
+      }
+      const int r = partner(j);
+      if (r < 0) return false;
+      const double arr = At(f, m, r, r);
+      const double g_r =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, -1);
+      if (fabs(arr) > tiny && fabs(arr) >= u * g_r) {
+        take1(r, arr);
+        return true;
+      }
+      const double g_j2 =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, r);
+      const double g_r2 =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, j);
+      if (dense_ldlt::Accept2x2(ajj, At(f, m, r, j), arr, g_j2, g_r2, u,
+                                tiny)) {
+        take2(j, r);
+        return true;
+      }
+      j = r;  // rook: continue the search from the partner's column
+    }
+    return false;
+  };
+
+  // Threshold passes: cycle through the alive columns until a whole cycle
+  // takes no pivot.
+  int cursor = 0, failures = 0;
+  while (num_alive > 0 && failures < num_alive) {
+    if (cursor >= num_alive) cursor = 0;
+    const int j = alive[cursor];
+    if (try_pivot(j)) {
+      failures = 0;  // the alive list shifted: retry at the same cursor
+    } else {
+      ++failures;
+      ++cursor;
+    }
+  }
+  counts.eliminated = q;
+  if (!params.force) {
+    for (int t = 0; t < num_alive; ++t) order[q + t] = alive[t];
+    return counts;
+  }
+  // Root: eliminate the rest without the threshold, perturbing what is
+  // numerically zero (the last resort; the caller flags the inertia).
+  while (num_alive > 0) {
+    int j = alive[0];
+    for (int t = 1; t < num_alive; ++t) {
+      if (fabs(At(f, m, alive[t], alive[t])) > fabs(At(f, m, j, j))) {
+        j = alive[t];
+      }
+    }
+    const double a = At(f, m, j, j);
+    if (fabs(a) > tiny) {
+      take1(j, a);
+      continue;
+    }
+    const int r = partner(j);
+    if (r >= 0) {
+      const double b = At(f, m, r, j), c = At(f, m, r, r);
+      const double det = a * c - b * b;
+      if (fabs(det) > tiny * fabs(b) && fabs(det) > 1e-14 * (fabs(a * c) + b * b)) {
+        take2(j, r);
+        continue;
+      }
+    }
+    if (a == 0) ++counts.zero;
+    ++counts.perturbed;
+    take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+  }
+  counts.eliminated = q;
+  return counts;
+}
+
+}  // namespace factord::kernels
+
+#endif  // FACTORD_KERNELS_COMMON_DENSE_LDLT_H_

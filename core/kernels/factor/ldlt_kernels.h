@@ -1,0 +1,52 @@
+// Kernels of the multifrontal LDL^T (method ldlt): the Schur update of a
+// contribution block and the traversal of the front tree. One signature,
+// two implementations: `reference` runs the fronts one after another in
+// postorder with a plain-loop Schur update (the source of truth), `cpu`
+// runs independent subtrees as TBB tasks on an arena of ctx.threads and
+// does the Schur update with BLAS 3 (dgemm on column panels of the lower
+// triangle). Every front is processed by the same code (src/factor/
+// ldlt_front.cc); the pivot decisions therefore agree between the backends
+// unless a Schur update's rounding tips a threshold test.
+#ifndef FACTORD_KERNELS_FACTOR_LDLT_KERNELS_H_
+#define FACTORD_KERNELS_FACTOR_LDLT_KERNELS_H_
+
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "factord/base/exec_context.h"
+#include "kernels/common/dense_ldlt.h"
+#include "src/factor/ldlt_front.h"
+#include "src/factor/ldlt_symbolic.h"
+
+namespace factord::kernels {
+
+namespace reference {
+// S -= L W^T on the lower triangle (see internal::SchurUpdateFn).
+void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
+                 int ldw, double* s, int lds);
+// Factorizes every front of `sym` with `values` (sym.col_ptr[n] permuted,
+// scaled and shifted values). factors and counts get sym.num_fronts()
+// entries. Returns Cancelled/DeadlineExceeded from ctx, checked per front.
+absl::Status FactorizeFrontTree(const ExecContext& ctx,
+                                const internal::LdltSymbolic& sym,
+                                std::span<const double> values,
+                                const DenseLdltParams& params,
+                                std::vector<internal::FrontFactor>* factors,
+                                std::vector<internal::FrontCounts>* counts);
+}  // namespace reference
+
+namespace cpu {
+void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
+                 int ldw, double* s, int lds);
+absl::Status FactorizeFrontTree(const ExecContext& ctx,
+                                const internal::LdltSymbolic& sym,
+                                std::span<const double> values,
+                                const DenseLdltParams& params,
+                                std::vector<internal::FrontFactor>* factors,
+                                std::vector<internal::FrontCounts>* counts);
+}  // namespace cpu
+
+}  // namespace factord::kernels
+
+#endif  // FACTORD_KERNELS_FACTOR_LDLT_KERNELS_H_

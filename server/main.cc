@@ -1,0 +1,92 @@
+// factord: the sparse linear solver daemon. The only place with flags: they
+// become a ServerConfig. SIGTERM / SIGINT drain in-flight work, then exit 0.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "server/config.h"
+#include "server/server.h"
+#include "server/service/request_log.h"
+
+namespace {
+const factord::server::ServerConfig kDefaults;
+}  // namespace
+
+ABSL_FLAG(std::string, listen, kDefaults.listen,
+          "gRPC address host:port (port 0 picks a free one)");
+ABSL_FLAG(std::string, metrics_listen, kDefaults.metrics_listen,
+          "/metrics HTTP address host:port; empty disables it");
+ABSL_FLAG(std::string, backend, kDefaults.backend, "auto | cpu | cuda");
+ABSL_FLAG(int, threads, kDefaults.threads,
+          "kernel threads per job; 0 = hardware concurrency");
+ABSL_FLAG(int, workers, kDefaults.workers,
+          "concurrent jobs (factorizations, solves)");
+ABSL_FLAG(int, max_queue, kDefaults.max_queue,
+          "jobs waiting for a worker before RESOURCE_EXHAUSTED");
+ABSL_FLAG(int64_t, cache_bytes, kDefaults.cache_bytes,
+          "host byte budget of the factor cache");
+ABSL_FLAG(int64_t, device_cache_bytes, kDefaults.device_cache_bytes,
+          "device byte budget (CUDA backend)");
+ABSL_FLAG(absl::Duration, idle_ttl, kDefaults.idle_ttl,
+          "matrices unused for this long are released");
+ABSL_FLAG(int64_t, max_n, kDefaults.max_n, "largest accepted dimension n");
+ABSL_FLAG(int64_t, max_nnz, kDefaults.max_nnz,
+          "largest accepted number of stored entries");
+ABSL_FLAG(int64_t, max_message_bytes, kDefaults.max_message_bytes,
+          "gRPC max receive message size");
+ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(30),
+          "on SIGTERM, how long in-flight requests may take before they are "
+          "cancelled");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("factord: sparse linear solver service");
+  absl::ParseCommandLine(argc, argv);
+
+  factord::server::ServerConfig config;
+  config.listen = absl::GetFlag(FLAGS_listen);
+  config.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  config.backend = absl::GetFlag(FLAGS_backend);
+  config.threads = absl::GetFlag(FLAGS_threads);
+  config.workers = absl::GetFlag(FLAGS_workers);
+  config.max_queue = absl::GetFlag(FLAGS_max_queue);
+  config.cache_bytes = absl::GetFlag(FLAGS_cache_bytes);
+  config.device_cache_bytes = absl::GetFlag(FLAGS_device_cache_bytes);
+  config.idle_ttl = absl::GetFlag(FLAGS_idle_ttl);
+  config.max_n = absl::GetFlag(FLAGS_max_n);
+  config.max_nnz = absl::GetFlag(FLAGS_max_nnz);
+  config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+
+  // Block the signals in every thread (the server's threads inherit the
+  // mask) and take them synchronously in one thread below.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto server = factord::server::Server::Start(config);
+  if (!server.ok()) {
+    std::fprintf(stderr, "factord: %s\n", server.status().ToString().c_str());
+    return 1;
+  }
+  const absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
+  std::thread signal_waiter([&signals, &server, grace] {
+    int received = 0;
+    sigwait(&signals, &received);
+    factord::server::LogLine(absl::StrCat("received signal ", received,
+                                          ", draining (grace ",
+                                          absl::FormatDuration(grace), ")"));
+    (*server)->Shutdown(grace);
+  });
+  (*server)->Wait();
+  signal_waiter.join();
+  return 0;
+}

@@ -1,0 +1,221 @@
+#include "server/server.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "server/cache/analysis_cache.h"
+#include "server/cache/factor_cache.h"
+#include "server/health/health.h"
+#include "server/metrics/metrics.h"
+#include "server/metrics/metrics_http.h"
+#include "server/service/live_reactors.h"
+#include "server/service/request_log.h"
+#include "server/service/service_state.h"
+#include "server/service/solver_service.h"
+#include "server/work/worker_pool.h"
+
+namespace factord::server {
+namespace {
+
+// No CUDA backend is built yet: auto runs on the CPU, cuda is refused.
+absl::StatusOr<Backend> ResolveBackend(const std::string& requested) {
+  if (requested == "auto") {
+    LogLine("backend: cpu (no GPU found)");
+    return Backend::kCpu;
+  }
+  if (requested == "cpu") {
+    LogLine("backend: cpu");
+    return Backend::kCpu;
+  }
+  if (requested == "cuda") {
+    return absl::FailedPreconditionError(
+        "backend cuda requested, but this build has no CUDA backend and no "
+        "CUDA device is available; use --backend=cpu or auto");
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("backend '", requested, "' is not one of auto, cpu, cuda"));
+}
+
+absl::Status CheckConfig(const ServerConfig& c) {
+  if (c.workers < 1) return absl::InvalidArgumentError("workers must be >= 1");
+  if (c.threads < 0) return absl::InvalidArgumentError("threads must be >= 0");
+  if (c.cache_bytes <= 0) {
+    return absl::InvalidArgumentError("cache_bytes must be > 0");
+  }
+  if (c.max_n < 1 || c.max_nnz < 1) {
+    return absl::InvalidArgumentError("max_n and max_nnz must be >= 1");
+  }
+  if (c.max_message_bytes < 1024 ||
+      c.max_message_bytes > (int64_t{1} << 31) - 1) {
+    return absl::InvalidArgumentError(
+        "max_message_bytes must be in [1 KiB, 2 GiB)");
+  }
+  if (c.max_queue < 0)
+    return absl::InvalidArgumentError("max_queue must be >= 0");
+  if (c.idle_ttl <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("idle_ttl must be > 0");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+struct Server::State {
+  ServerConfig config;
+  std::unique_ptr<Metrics> metrics;
+  std::unique_ptr<FactorCache> cache;
+  AnalysisCache analyses;
+  std::unique_ptr<WorkerPool> jobs;
+  std::unique_ptr<WorkerPool> assembly;
+  LiveReactors reactors;
+  ServiceState service_state;
+  std::unique_ptr<SolverService> service;
+  std::unique_ptr<grpc::Server> grpc_server;  // destroyed before the above
+  std::unique_ptr<MetricsHttpServer> metrics_http;
+  int port = 0;
+
+  // The idle-TTL sweeper.
+  std::thread sweeper;
+  absl::Mutex sweep_mu;
+  bool stop_sweeping ABSL_GUARDED_BY(sweep_mu) = false;
+
+  absl::Mutex shutdown_mu;
+  bool shut_down ABSL_GUARDED_BY(shutdown_mu) = false;
+  absl::Notification done;
+
+  void SweepLoop() {
+    const absl::Duration interval = std::clamp(
+        config.idle_ttl / 4, absl::Milliseconds(10), absl::Seconds(30));
+    absl::MutexLock lock(&sweep_mu);
+    while (
+        !sweep_mu.AwaitWithTimeout(absl::Condition(&stop_sweeping), interval)) {
+      sweep_mu.Unlock();
+      cache->SweepIdle();
+      sweep_mu.Lock();
+    }
+  }
+};
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(
+    const ServerConfig& config) {
+  if (absl::Status s = CheckConfig(config); !s.ok()) return s;
+  absl::StatusOr<Backend> backend = ResolveBackend(config.backend);
+  if (!backend.ok()) return backend.status();
+
+  auto state = std::make_unique<State>();
+  State& s = *state;
+  s.config = config;
+  s.metrics = std::make_unique<Metrics>(FACTORD_VERSION, BackendName(*backend));
+  Metrics* metrics = s.metrics.get();
+  FactorCache::Options cache_options;
+  cache_options.budget_bytes = config.cache_bytes;
+  cache_options.idle_ttl = config.idle_ttl;
+  cache_options.on_evict = [metrics](int64_t n) { metrics->CacheEvictions(n); };
+  s.cache = std::make_unique<FactorCache>(std::move(cache_options));
+  s.jobs =
+      std::make_unique<WorkerPool>("job", config.workers, config.max_queue);
+  s.assembly = std::make_unique<WorkerPool>("assembly", config.workers,
+                                            config.max_queue);
+  s.metrics->SetGaugeSource([st = state.get()] {
+    GaugeSnapshot g;
+    g.cache_bytes = st->cache->bytes();
+    g.cache_entries = st->cache->entries();
+    g.queue_length = st->jobs->queue_length() + st->assembly->queue_length();
+    return g;
+  });
+
+  ServiceState& ss = s.service_state;
+  ss.config = config;
+  ss.backend = *backend;
+  ss.backend_name = std::string(BackendName(*backend));
+  ss.threads = config.threads > 0
+                   ? config.threads
+                   : std::max(1u, std::thread::hardware_concurrency());
+  ss.cache = s.cache.get();
+  ss.analyses = &s.analyses;
+  ss.jobs = s.jobs.get();
+  ss.assembly = s.assembly.get();
+  ss.metrics = metrics;
+  ss.reactors = &s.reactors;
+  s.service = std::make_unique<SolverService>(&ss);
+
+  EnableHealthService();
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(),
+                           &s.port);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
+  builder.RegisterService(s.service.get());
+  s.grpc_server = builder.BuildAndStart();
+  if (s.grpc_server == nullptr || s.port == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen for gRPC on ", config.listen));
+  }
+  SetReadiness(s.grpc_server.get(), false);  // starting
+
+  if (!config.metrics_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> http =
+        MetricsHttpServer::Start(config.metrics_listen, metrics);
+    if (!http.ok()) {
+      s.grpc_server->Shutdown();
+      return http.status();
+    }
+    s.metrics_http = *std::move(http);
+  }
+  s.sweeper = std::thread([st = state.get()] { st->SweepLoop(); });
+  SetReadiness(s.grpc_server.get(), true);
+  LogLine(absl::StrCat("factord ", FACTORD_VERSION, " serving gRPC on port ",
+                       s.port, ", /metrics on port ",
+                       s.metrics_http ? s.metrics_http->port() : 0,
+                       ", workers=", config.workers, " threads=", ss.threads,
+                       " cache_bytes=", config.cache_bytes));
+  return std::unique_ptr<Server>(new Server(std::move(state)));
+}
+
+Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Server::~Server() { Shutdown(absl::Seconds(5)); }
+
+int Server::port() const { return state_->port; }
+
+int Server::metrics_port() const {
+  return state_->metrics_http ? state_->metrics_http->port() : 0;
+}
+
+void Server::Shutdown(absl::Duration grace) {
+  State& s = *state_;
+  absl::MutexLock lock(&s.shutdown_mu);
+  if (s.shut_down) return;
+  LogLine("draining: readiness NOT_SERVING, waiting for in-flight requests");
+  SetReadiness(s.grpc_server.get(), false);
+  // Waits for in-flight RPCs (whose reactors wait for their jobs) until the
+  // deadline, then cancels the rest; their jobs see the cancellation.
+  s.grpc_server->Shutdown(
+      std::chrono::system_clock::now() +
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          absl::ToChronoNanoseconds(grace)));
+  s.jobs->Drain();
+  s.assembly->Drain();
+  {
+    absl::MutexLock sweep_lock(&s.sweep_mu);
+    s.stop_sweeping = true;
+  }
+  if (s.sweeper.joinable()) s.sweeper.join();
+  if (s.metrics_http) s.metrics_http->Stop();
+  s.shut_down = true;
+  LogLine("stopped");
+  s.done.Notify();
+}
+
+void Server::Wait() { state_->done.WaitForNotification(); }
+
+}  // namespace factord::server

@@ -1,0 +1,145 @@
+#include "server/service/factorize_job.h"
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "factord/base/timer.h"
+#include "factord/solver/solver.h"
+
+namespace factord::server {
+namespace {
+
+// Methods whose orderings go through libraries with 32-bit indices (METIS
+// idx_t: PLATFORM.md). lu uses UMFPACK's long-index API; the Krylov-only
+// methods use no library index at all.
+bool UsesInt32Libraries(Method m) {
+  return m != Method::kNone && m != Method::kJacobi &&
+         m != Method::kBlockJacobi && m != Method::kLu;
+}
+
+absl::Status CheckInt32Limits(const CsrMatrix& a, Method method) {
+  if (!UsesInt32Libraries(method)) return absl::OkStatus();
+  // The symmetric expansion stores about twice the lower triangle.
+  const int64_t graph_entries =
+      IsSymmetric(a.structure) ? 2 * a.nnz() - a.rows : a.nnz();
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  if (graph_entries > limit) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "method ", MethodName(method), " needs the expanded pattern (",
+        graph_entries, " entries) to fit 32-bit library indices (limit ", limit,
+        "); use block_jacobi or a smaller matrix"));
+  }
+  return absl::OkStatus();
+}
+
+struct AnalysisChoice {
+  std::shared_ptr<const Analysis> analysis;
+  bool reused = false;
+  double analyze_s = 0;
+};
+
+absl::StatusOr<AnalysisChoice> FindOrAnalyze(const ServiceState& state,
+                                             const CacheEntry& entry,
+                                             const FactorOptions& options,
+                                             const ExecContext& ctx) {
+  const std::string key =
+      AnalysisCache::Key(*entry.matrix, entry.pattern_hash, options);
+  AnalysisChoice choice;
+  choice.analysis = state.analyses->Find(key);
+  if (choice.analysis != nullptr) {
+    choice.reused = true;
+    return choice;
+  }
+  Timer timer;
+  absl::StatusOr<std::shared_ptr<const Analysis>> analysis =
+      Analyze(*entry.matrix, options, ctx);
+  if (!analysis.ok()) return analysis.status();
+  choice.analysis = *std::move(analysis);
+  choice.analyze_s = choice.analysis->analyze_s > 0 ? choice.analysis->analyze_s
+                                                    : timer.Seconds();
+  state.analyses->Insert(key, choice.analysis);
+  return choice;
+}
+
+// Bytes the entry will hold with the factorization, before numeric work.
+int64_t ExpectedBytes(const CacheEntry& entry, const Analysis& analysis) {
+  return entry.matrix->bytes() + analysis.bytes() +
+         analysis.factor_bytes_estimate();
+}
+
+}  // namespace
+
+absl::StatusOr<FactorizeOutcome> RunFactorize(
+    const ServiceState& state, const std::string& id,
+    const FactorOptions& requested, bool deterministic,
+    const Cancellation& cancellation) {
+  absl::StatusOr<CacheEntry> entry = state.cache->Lookup(id);
+  if (!entry.ok()) {
+    state.metrics->CacheMiss();
+    return entry.status();
+  }
+  state.metrics->CacheHit();
+  const CsrMatrix& a = *entry->matrix;
+  const ExecContext ctx = state.MakeContext(deterministic, &cancellation);
+  const int64_t budget = state.cache->budget_bytes();
+
+  if (requested.shift_count > a.rows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("options.shift_count = ", requested.shift_count,
+                     " exceeds n = ", a.rows));
+  }
+  FactorOptions options = requested;
+  options.method = ResolveMethod(a, requested.method, budget);
+  if (absl::Status s = CheckInt32Limits(a, options.method); !s.ok()) return s;
+
+  Timer total;
+  absl::StatusOr<AnalysisChoice> choice =
+      FindOrAnalyze(state, *entry, options, ctx);
+  if (!choice.ok()) return choice.status();
+  if (ExpectedBytes(*entry, *choice->analysis) > budget &&
+      requested.method == Method::kAuto && options.method == Method::kLdlt) {
+    // `auto` falls back to the incomplete factorization when the complete
+    // one cannot fit (DESIGN.md: auto picks by matrix class and memory).
+    options.method = Method::kBlockIldlt;
+    choice = FindOrAnalyze(state, *entry, options, ctx);
+    if (!choice.ok()) return choice.status();
+  }
+  const int64_t expected = ExpectedBytes(*entry, *choice->analysis);
+  if (expected > budget) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "factorizing matrix '", id, "' with ", MethodName(options.method),
+        " needs about ", expected, " bytes (factor estimate ",
+        choice->analysis->factor_bytes_estimate(),
+        "), over the cache budget cache_bytes = ", budget));
+  }
+  if (absl::Status s = cancellation.Check(); !s.ok()) return s;
+
+  absl::StatusOr<std::shared_ptr<const Factorization>> factorization =
+      Factorize(entry->matrix, choice->analysis, options, ctx);
+  if (!factorization.ok()) return factorization.status();
+
+  FactorizeOutcome outcome;
+  outcome.method = options.method;
+  outcome.report = (*factorization)->report();
+  outcome.report.analysis_reused = choice->reused;
+  outcome.report.analyze_s = choice->analyze_s;
+  absl::StatusOr<CacheEntry> stored = state.cache->StoreFactorization(
+      id, entry->values_version, choice->analysis, *std::move(factorization),
+      options.method, deterministic);
+  if (!stored.ok()) return stored.status();
+  outcome.entry = *std::move(stored);
+  if (outcome.entry.stale) {
+    absl::StrAppend(&outcome.report.message,
+                    outcome.report.message.empty() ? "" : "; ",
+                    "values were updated during the factorization: it is "
+                    "stale, factorize again");
+  }
+  state.metrics->ObserveFactorize(MethodName(options.method),
+                                  state.backend_name, total.Seconds());
+  if (choice->reused) state.metrics->AnalysisReused();
+  return outcome;
+}
+
+}  // namespace factord::server

@@ -1,0 +1,57 @@
+#include "server/service/factorize_reactor.h"
+
+#include <utility>
+
+#include "server/service/convert.h"
+#include "server/service/factorize_job.h"
+#include "server/service/status_mapping.h"
+
+namespace factord::server {
+
+FactorizeReactor::FactorizeReactor(const ServiceState* state,
+                                   grpc::CallbackServerContext* context,
+                                   const v1::FactorizeRequest* request,
+                                   v1::FactorizeReply* reply)
+    : state_(state),
+      request_(request),
+      reply_(reply),
+      log_(state->metrics, "Factorize", context) {
+  ApplyDeadline(*context, &cancellation_);
+  log_.set_matrix_id(request->id());
+}
+
+void FactorizeReactor::Start() {
+  if (request_->id().empty()) {
+    Reply(absl::InvalidArgumentError("Factorize needs a matrix id"));
+    return;
+  }
+  queued_.Reset();
+  absl::Status submitted = state_->jobs->Submit([this] { Reply(Run()); });
+  if (!submitted.ok()) Reply(submitted);
+}
+
+void FactorizeReactor::OnDone() { state_->reactors->Drop(this); }
+
+absl::Status FactorizeReactor::Run() {
+  const double queue_s = queued_.Seconds();
+  if (absl::Status s = cancellation_.Check(); !s.ok()) return s;
+  absl::StatusOr<FactorOptions> options =
+      FactorOptionsFromProto(request_->method(), request_->options());
+  if (!options.ok()) return options.status();
+  absl::StatusOr<FactorizeOutcome> outcome =
+      RunFactorize(*state_, request_->id(), *options,
+                   request_->options().deterministic(), cancellation_);
+  if (!outcome.ok()) return outcome.status();
+  reply_->set_id(request_->id());
+  FactorReportToProto(outcome->report, outcome->method, reply_);
+  reply_->mutable_timings()->set_queue_s(queue_s);
+  return absl::OkStatus();
+}
+
+void FactorizeReactor::Reply(const absl::Status& status) {
+  grpc::Status out = ToGrpcStatus(status);
+  log_.Finish(out);
+  Finish(std::move(out));
+}
+
+}  // namespace factord::server

@@ -1,0 +1,62 @@
+// The state of one UploadMatrix stream: a header, then CSR or COO chunks,
+// assembled into a CsrMatrix with core's CsrBuilder / AssembleFromCoo.
+// Limits are checked on the header, before anything is reserved, and the
+// partial matrix lives only in this object: a stream that fails or stops
+// half way leaves nothing behind.
+#ifndef FACTORD_SERVER_SERVICE_MATRIX_UPLOAD_H_
+#define FACTORD_SERVER_SERVICE_MATRIX_UPLOAD_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "factord/matrix/assemble.h"
+#include "factord/matrix/csr.h"
+#include "factord/v1/solver.pb.h"
+#include "server/config.h"
+
+namespace factord::server {
+
+class MatrixUpload {
+ public:
+  // `config` (limits) is not owned and must outlive this object.
+  explicit MatrixUpload(const ServerConfig* config) : config_(config) {}
+
+  // One message of the stream. Errors: InvalidArgument (bad header, chunk
+  // before the header, CSR mixed with COO, a bad entry, more entries than
+  // declared), ResourceExhausted (n, nnz or bytes over the server limits).
+  absl::Status Consume(const v1::UploadRequest& request);
+
+  // The assembled, validated matrix once the client half-closed; heavy
+  // (sorting, validation), so call it on a worker. InvalidArgument when the
+  // stream ended early.
+  absl::StatusOr<CsrMatrix> Finish();
+
+  // The matrix ID: the client's, or a fresh UUID (v4) when it sent none.
+  const std::string& id() const { return id_; }
+  bool has_header() const { return has_header_; }
+
+ private:
+  absl::Status ConsumeHeader(const v1::MatrixHeader& header);
+
+  const ServerConfig* const config_;
+  bool has_header_ = false;
+  std::string id_;
+  int64_t n_ = 0;
+  int64_t nnz_ = 0;
+  Structure structure_ = Structure::kGeneral;
+  enum class Format { kUnknown, kCsr, kCoo } format_ = Format::kUnknown;
+  std::optional<CsrBuilder> csr_;
+  std::vector<int32_t> coo_rows_, coo_cols_;
+  std::vector<double> coo_values_;
+};
+
+// A random (version 4) UUID in its canonical text form.
+std::string NewUuid();
+
+}  // namespace factord::server
+
+#endif  // FACTORD_SERVER_SERVICE_MATRIX_UPLOAD_H_

@@ -1,0 +1,107 @@
+#include "server/service/solver_service.h"
+
+#include <memory>
+#include <string>
+
+#include "server/service/convert.h"
+#include "server/service/factorize_reactor.h"
+#include "server/service/request_log.h"
+#include "server/service/solve_reactor.h"
+#include "server/service/status_mapping.h"
+#include "server/service/update_values_reactor.h"
+#include "server/service/upload_reactor.h"
+
+namespace factord::server {
+namespace {
+
+// Quick unary RPCs answer on the gRPC thread through the default reactor.
+grpc::ServerUnaryReactor* FinishNow(grpc::CallbackServerContext* context,
+                                    RequestLog& log,
+                                    const absl::Status& status) {
+  grpc::Status out = ToGrpcStatus(status);
+  log.Finish(out);
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(std::move(out));
+  return reactor;
+}
+
+}  // namespace
+
+grpc::ServerReadReactor<v1::UploadRequest>* SolverService::UploadMatrix(
+    grpc::CallbackServerContext* context, v1::MatrixInfo* reply) {
+  auto* reactor = state_->reactors->Adopt(
+      std::make_unique<UploadReactor>(state_, context, reply));
+  reactor->Start();
+  return reactor;
+}
+
+grpc::ServerReadReactor<v1::UpdateValuesRequest>* SolverService::UpdateValues(
+    grpc::CallbackServerContext* context, v1::MatrixInfo* reply) {
+  auto* reactor = state_->reactors->Adopt(
+      std::make_unique<UpdateValuesReactor>(state_, context, reply));
+  reactor->Start();
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* SolverService::Factorize(
+    grpc::CallbackServerContext* context, const v1::FactorizeRequest* request,
+    v1::FactorizeReply* reply) {
+  auto* reactor = state_->reactors->Adopt(
+      std::make_unique<FactorizeReactor>(state_, context, request, reply));
+  reactor->Start();
+  return reactor;
+}
+
+grpc::ServerBidiReactor<v1::SolveRequest, v1::SolveReply>* SolverService::Solve(
+    grpc::CallbackServerContext* context) {
+  auto* reactor =
+      state_->reactors->Adopt(std::make_unique<SolveReactor>(state_, context));
+  reactor->Start();
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* SolverService::Release(
+    grpc::CallbackServerContext* context, const v1::ReleaseRequest* request,
+    v1::ReleaseReply* reply) {
+  RequestLog log(state_->metrics, "Release", context);
+  log.set_matrix_id(request->id());
+  absl::StatusOr<int64_t> freed = state_->cache->Release(request->id());
+  if (freed.ok()) reply->set_bytes_freed(*freed);
+  return FinishNow(context, log, freed.status());
+}
+
+grpc::ServerUnaryReactor* SolverService::ListMatrices(
+    grpc::CallbackServerContext* context, const v1::ListMatricesRequest*,
+    v1::ListMatricesReply* reply) {
+  RequestLog log(state_->metrics, "ListMatrices", context);
+  for (const CacheEntry& entry : state_->cache->List()) {
+    CacheEntryToProto(entry, reply->add_matrices());
+  }
+  return FinishNow(context, log, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* SolverService::ServerInfo(
+    grpc::CallbackServerContext* context, const v1::ServerInfoRequest*,
+    v1::ServerInfoReply* reply) {
+  RequestLog log(state_->metrics, "ServerInfo", context);
+  reply->set_version(FACTORD_VERSION);
+  reply->set_backend(state_->backend_name);
+  reply->set_device(state_->backend == Backend::kCuda ? "cuda" : "host cpu");
+  reply->set_cache_bytes_used(state_->cache->bytes());
+  reply->set_cache_bytes_budget(state_->cache->budget_bytes());
+  reply->set_cache_entries(state_->cache->entries());
+  reply->set_max_n(state_->config.max_n);
+  reply->set_max_nnz(state_->config.max_nnz);
+  reply->set_max_message_bytes(state_->config.max_message_bytes);
+  reply->set_threads(state_->threads);
+  reply->set_workers(state_->jobs->workers());
+  for (Method m :
+       {Method::kAuto, Method::kNone, Method::kJacobi, Method::kBlockJacobi,
+        Method::kLdlt, Method::kBlockIldlt, Method::kJacobiLdlt, Method::kIc,
+        Method::kIlu, Method::kLu}) {
+    reply->add_methods(std::string(MethodName(m)));
+  }
+  return FinishNow(context, log, absl::OkStatus());
+}
+
+}  // namespace factord::server

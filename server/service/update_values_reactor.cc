@@ -1,0 +1,117 @@
+#include "server/service/update_values_reactor.h"
+
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "server/service/convert.h"
+#include "server/service/status_mapping.h"
+
+namespace factord::server {
+
+UpdateValuesReactor::UpdateValuesReactor(const ServiceState* state,
+                                         grpc::CallbackServerContext* context,
+                                         v1::MatrixInfo* reply)
+    : state_(state),
+      context_(context),
+      reply_(reply),
+      log_(state->metrics, "UpdateValues", context) {}
+
+void UpdateValuesReactor::Start() { StartRead(&request_); }
+
+void UpdateValuesReactor::OnReadDone(bool ok) {
+  if (ok) {
+    bytes_received_ += static_cast<int64_t>(request_.ByteSizeLong());
+    if (absl::Status s = Consume(request_); !s.ok()) {
+      Reply(s);  // the values received so far die with the reactor
+      return;
+    }
+    StartRead(&request_);
+    return;
+  }
+  if (context_->IsCancelled()) {
+    Reply(absl::CancelledError("the client cancelled the update"));
+    return;
+  }
+  state_->metrics->ReceivedBytes(bytes_received_);
+  absl::Status submitted =
+      state_->assembly->Submit([this] { Reply(Complete()); });
+  if (!submitted.ok()) Reply(submitted);
+}
+
+void UpdateValuesReactor::OnDone() { state_->reactors->Drop(this); }
+
+absl::Status UpdateValuesReactor::Consume(
+    const v1::UpdateValuesRequest& request) {
+  if (!opened_) {
+    if (request.id().empty()) {
+      return absl::InvalidArgumentError(
+          "the first UpdateValues message must name the matrix (id)");
+    }
+    log_.set_matrix_id(request.id());
+    absl::StatusOr<CacheEntry> entry = state_->cache->Lookup(request.id());
+    if (!entry.ok()) {
+      state_->metrics->CacheMiss();
+      return entry.status();
+    }
+    state_->metrics->CacheHit();
+    entry_ = *std::move(entry);
+    values_.resize(entry_.matrix->nnz());
+    opened_ = true;
+  } else if (!request.id().empty() && request.id() != entry_.id) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("one UpdateValues stream updates one matrix: got id '",
+                     request.id(), "' after '", entry_.id, "'"));
+  }
+  const int64_t nnz = static_cast<int64_t>(values_.size());
+  const int64_t count = request.values_size();
+  if (count > nnz - received_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("received more than nnz = ", nnz, " values (",
+                     received_ + count, " so far)"));
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    const double v = request.values(static_cast<int>(k));
+    if (!std::isfinite(v)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("value ", received_ + k, " is ", v));
+    }
+    values_[received_ + k] = v;
+  }
+  received_ += count;
+  return absl::OkStatus();
+}
+
+absl::Status UpdateValuesReactor::Complete() {
+  if (!opened_) {
+    return absl::InvalidArgumentError("empty UpdateValues stream (no id)");
+  }
+  const int64_t nnz = static_cast<int64_t>(values_.size());
+  if (received_ != nnz) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the stream ended after ", received_,
+                     " values; the matrix has nnz = ", nnz));
+  }
+  auto matrix = std::make_shared<CsrMatrix>();
+  const CsrMatrix& old = *entry_.matrix;
+  matrix->rows = old.rows;
+  matrix->cols = old.cols;
+  matrix->structure = old.structure;
+  matrix->row_ptr = old.row_ptr;
+  matrix->col_idx = old.col_idx;
+  matrix->values = std::move(values_);
+  absl::StatusOr<CacheEntry> updated = state_->cache->ReplaceValues(
+      entry_.id, std::move(matrix), entry_.pattern_hash, bytes_received_);
+  if (!updated.ok()) return updated.status();
+  CacheEntryToProto(*updated, reply_);
+  return absl::OkStatus();
+}
+
+void UpdateValuesReactor::Reply(const absl::Status& status) {
+  grpc::Status out = ToGrpcStatus(status);
+  log_.Finish(out);
+  Finish(std::move(out));
+}
+
+}  // namespace factord::server

@@ -1,0 +1,74 @@
+#include "server/service/upload_reactor.h"
+
+#include <memory>
+#include <utility>
+
+#include "server/service/convert.h"
+#include "server/service/status_mapping.h"
+
+namespace factord::server {
+
+UploadReactor::UploadReactor(const ServiceState* state,
+                             grpc::CallbackServerContext* context,
+                             v1::MatrixInfo* reply)
+    : state_(state),
+      context_(context),
+      reply_(reply),
+      log_(state->metrics, "UploadMatrix", context),
+      upload_(&state->config) {}
+
+void UploadReactor::Start() { StartRead(&request_); }
+
+void UploadReactor::OnReadDone(bool ok) {
+  if (ok) {
+    const int64_t bytes = static_cast<int64_t>(request_.ByteSizeLong());
+    bytes_received_ += bytes;
+    state_->metrics->ReceivedBytes(bytes);
+    const bool had_header = upload_.has_header();
+    absl::Status consumed = upload_.Consume(request_);
+    if (!had_header && upload_.has_header()) log_.set_matrix_id(upload_.id());
+    request_.Clear();
+    if (!consumed.ok()) {
+      Reply(consumed);  // the partial matrix dies with the reactor
+      return;
+    }
+    StartRead(&request_);
+    return;
+  }
+  if (context_->IsCancelled()) {
+    Reply(absl::CancelledError("the client cancelled the upload"));
+    return;
+  }
+  absl::Status submitted =
+      state_->assembly->Submit([this] { Reply(Complete()); });
+  if (!submitted.ok()) Reply(submitted);
+}
+
+void UploadReactor::OnDone() { state_->reactors->Drop(this); }
+
+absl::Status UploadReactor::Complete() {
+  absl::StatusOr<CsrMatrix> assembled = upload_.Finish();
+  if (!assembled.ok()) return assembled.status();
+  auto matrix = std::make_shared<const CsrMatrix>(*std::move(assembled));
+  const uint64_t hash = PatternHash(*matrix);
+  CacheEntry shown;
+  shown.id = upload_.id();
+  shown.matrix = matrix;
+  shown.pattern_hash = hash;
+  shown.bytes_received = bytes_received_;
+  if (absl::Status s = state_->cache->InsertMatrix(upload_.id(), matrix, hash,
+                                                   bytes_received_);
+      !s.ok()) {
+    return s;
+  }
+  CacheEntryToProto(shown, reply_);
+  return absl::OkStatus();
+}
+
+void UploadReactor::Reply(const absl::Status& status) {
+  grpc::Status out = ToGrpcStatus(status);
+  log_.Finish(out);
+  Finish(std::move(out));
+}
+
+}  // namespace factord::server

@@ -1,0 +1,28 @@
+// The SpMV dispatch: every backend computes the same product.
+#include "src/linalg/spmv.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace factord::linalg {
+namespace {
+
+TEST(LinalgSpmv, AllBackendsAgree) {
+  CsrMatrix a;  // [[1, 2], [0, 3]]
+  a.rows = a.cols = 2;
+  a.row_ptr = {0, 2, 3};
+  a.col_idx = {0, 1, 1};
+  a.values = {1, 2, 3};
+  const std::vector<double> x = {5, 7};
+  for (Backend backend : {Backend::kReference, Backend::kCpu, Backend::kCuda}) {
+    ExecContext ctx;
+    ctx.backend = backend;
+    std::vector<double> y(2);
+    Spmv(ctx, a, x, y);
+    EXPECT_EQ(y, (std::vector<double>{19, 21}));
+  }
+}
+
+}  // namespace
+}  // namespace factord::linalg

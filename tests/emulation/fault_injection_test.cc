@@ -1,0 +1,68 @@
+// Fault injection: the emulated comparison with the reference must detect a
+// deliberately broken build of the kernel source (faulty_block_jacobi_
+// kernels.cc). This file is compiled into one executable per fault; the
+// other kernels of the same source, untouched by that fault, must still
+// match, so a detection is not an artefact of a broken harness.
+#include <cmath>
+
+#include "gtest/gtest.h"
+#include "tests/emulation/block_jacobi_cases.h"
+
+namespace factord::emulation_testing {
+namespace {
+
+constexpr uint64_t kScheduleSeeds[] = {1, 2, 3, 1234567};
+
+// The comparison detects a fault when any output differs from the
+// reference beyond the tolerance of the clean tests, a status differs, or a
+// launch fails.
+bool Detected(const BlockJacobiComparison& cmp, bool check_inverse,
+              bool check_apply) {
+  return !cmp.launch_error.empty() ||
+         (check_inverse &&
+          (cmp.status_mismatches > 0 || !(cmp.max_inverse_diff <= 1e-13))) ||
+         (check_apply && !(cmp.max_apply_diff <= 1e-13));
+}
+
+#if defined(FACTORD_FAULT_WRONG_SHUFFLE_LANE)
+TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInGaussJordan) {
+  for (const BlockJacobiCase& c :
+       {MakePlantedEdgeCases(), MakeRandomCase(9, 31)}) {
+    for (uint64_t seed : kScheduleSeeds) {
+      SCOPED_TRACE(c.name + ", schedule seed " + std::to_string(seed));
+      const BlockJacobiComparison cmp = CompareWithReference(c, seed);
+      EXPECT_TRUE(Detected(cmp, /*check_inverse=*/true, /*check_apply=*/false))
+          << "inverse diff " << cmp.max_inverse_diff << ", status mismatches "
+          << cmp.status_mismatches;
+      // The apply kernel has no __shfl_sync: still right.
+      EXPECT_FALSE(Detected(cmp, false, true)) << cmp.max_apply_diff;
+      std::printf("[wrong shuffle lane] %s seed %llu: inverse diff %g, "
+                  "%lld status mismatches\n",
+                  c.name.c_str(), static_cast<unsigned long long>(seed),
+                  cmp.max_inverse_diff,
+                  static_cast<long long>(cmp.status_mismatches));
+    }
+  }
+}
+#endif
+
+#if defined(FACTORD_FAULT_MISSING_SYNCTHREADS)
+TEST(EmulatedFaultInjection, DetectsMissingSyncthreadsInBlockDiagonalApply) {
+  for (const BlockJacobiCase& c :
+       {MakePlantedEdgeCases(), MakeRandomCase(9, 31)}) {
+    for (uint64_t seed : kScheduleSeeds) {
+      SCOPED_TRACE(c.name + ", schedule seed " + std::to_string(seed));
+      const BlockJacobiComparison cmp = CompareWithReference(c, seed);
+      EXPECT_TRUE(Detected(cmp, false, true)) << cmp.max_apply_diff;
+      // The Gauss-Jordan kernel has no __syncthreads: still right.
+      EXPECT_FALSE(Detected(cmp, true, false)) << cmp.max_inverse_diff;
+      std::printf("[missing __syncthreads] %s seed %llu: apply diff %g\n",
+                  c.name.c_str(), static_cast<unsigned long long>(seed),
+                  cmp.max_apply_diff);
+    }
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace factord::emulation_testing
