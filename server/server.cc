@@ -197,12 +197,13 @@ void Server::Shutdown(absl::Duration grace) {
   if (s.shut_down) return;
   LogLine("draining: readiness NOT_SERVING, waiting for in-flight requests");
   SetReadiness(s.grpc_server.get(), false);
-  // Waits for in-flight RPCs (whose reactors wait for their jobs) until the
-  // deadline, then cancels the rest; their jobs see the cancellation.
-  s.grpc_server->Shutdown(
-      std::chrono::system_clock::now() +
-      std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          absl::ToChronoNanoseconds(grace)));
+  // Keep serving while in-flight streams finish, so that readiness probes
+  // see NOT_SERVING and balancers move new work elsewhere; then stop
+  // accepting, wait for what is left until the deadline and cancel the rest
+  // (their jobs see the cancellation).
+  const absl::Time deadline = absl::Now() + grace;
+  s.reactors.WaitUntilEmpty(deadline);
+  s.grpc_server->Shutdown(absl::ToChronoTime(deadline));
   s.jobs->Drain();
   s.assembly->Drain();
   {

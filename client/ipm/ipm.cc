@@ -182,8 +182,7 @@ class Ipm {
 absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
                             bool* failed) {
   *failed = false;
-  matrix_.Fill(d, options_.primal_regularization,
-               options_.dual_regularization);
+  matrix_.Fill(d, options_.primal_regularization, options_.dual_regularization);
   absl::Status status = kkt_.SetValues(matrix_.matrix());
   if (!status.ok()) return status;
   const int64_t n = f_.num_vars, m = f_.num_rows;
@@ -198,9 +197,9 @@ absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
     log->analysis_reused = report->analysis_reused;
     log->inertia_known = report->inertia_known;
     log->shift = shift;
-    const bool inertia_ok = !report->inertia_known ||
-                            (report->positive == m && report->negative == n &&
-                             report->zero == 0);
+    const bool inertia_ok =
+        !report->inertia_known ||
+        (report->positive == m && report->negative == n && report->zero == 0);
     if (report->ok && inertia_ok) break;
     shift = shift == 0 ? std::max(1e-8, last_shift_) : shift * 10;
     if (shift > options_.max_shift) {
@@ -242,8 +241,7 @@ absl::StatusOr<Direction> Ipm::Step(const std::vector<double>& r_xz,
   return d;
 }
 
-void Ipm::MaxSteps(const Direction& d, double* alpha_p,
-                   double* alpha_d) const {
+void Ipm::MaxSteps(const Direction& d, double* alpha_p, double* alpha_d) const {
   const Iterate& t = it_;
   double ap = kInf, ad = kInf;
   for (int j = 0; j < f_.num_vars; ++j) {
@@ -395,12 +393,12 @@ absl::StatusOr<IpmResult> Ipm::Run(
     double mu_affine = 0;
     for (int j = 0; j < n; ++j) {
       if (t.lower_[j]) {
-        mu_affine += (t.x[j] + ap * affine->dx[j]) *
-                     (t.z[j] + ad * affine->dz[j]);
+        mu_affine +=
+            (t.x[j] + ap * affine->dx[j]) * (t.z[j] + ad * affine->dz[j]);
       }
       if (t.upper_[j]) {
-        mu_affine += (t.w[j] + ap * affine->dw[j]) *
-                     (t.s[j] + ad * affine->ds[j]);
+        mu_affine +=
+            (t.w[j] + ap * affine->dw[j]) * (t.s[j] + ad * affine->ds[j]);
       }
     }
     mu_affine = t.num_pairs_ > 0 ? mu_affine / t.num_pairs_ : 0;
@@ -409,12 +407,12 @@ absl::StatusOr<IpmResult> Ipm::Run(
     // Corrector: centring plus the second-order term dx_aff dz_aff.
     for (int j = 0; j < n; ++j) {
       if (t.lower_[j]) {
-        r_xz[j] = sigma * t.mu - t.x[j] * t.z[j] -
-                  affine->dx[j] * affine->dz[j];
+        r_xz[j] =
+            sigma * t.mu - t.x[j] * t.z[j] - affine->dx[j] * affine->dz[j];
       }
       if (t.upper_[j]) {
-        r_ws[j] = sigma * t.mu - t.w[j] * t.s[j] -
-                  affine->dw[j] * affine->ds[j];
+        r_ws[j] =
+            sigma * t.mu - t.w[j] * t.s[j] - affine->dw[j] * affine->ds[j];
       }
     }
     absl::StatusOr<Direction> d = Step(r_xz, r_ws, &log);
@@ -446,10 +444,14 @@ absl::StatusOr<IpmResult> Ipm::Run(
 
 const char* IpmStatusName(IpmStatus s) {
   switch (s) {
-    case IpmStatus::kOptimal: return "optimal";
-    case IpmStatus::kMaxIterations: return "max_iterations";
-    case IpmStatus::kInfeasibleOrUnbounded: return "infeasible_or_unbounded";
-    case IpmStatus::kNumericalFailure: return "numerical_failure";
+    case IpmStatus::kOptimal:
+      return "optimal";
+    case IpmStatus::kMaxIterations:
+      return "max_iterations";
+    case IpmStatus::kInfeasibleOrUnbounded:
+      return "infeasible_or_unbounded";
+    case IpmStatus::kNumericalFailure:
+      return "numerical_failure";
   }
   return "unknown";
 }

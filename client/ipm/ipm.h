@@ -45,15 +45,15 @@ struct IterationLog {
   double dual_infeasibility = 0;    // relative
   double gap = 0;                   // relative
   double mu = 0;
-  double objective = 0;             // primal, in the file's sense
+  double objective = 0;  // primal, in the file's sense
   double step_primal = 0, step_dual = 0;
-  double factorize_s = 0;           // summed over refactorizations
+  double factorize_s = 0;  // summed over refactorizations
   double solve_s = 0;
-  int factorizations = 0;           // > 1 when the shifts were raised
-  double shift = 0;                 // the regularization shift used
-  bool analysis_reused = false;     // of the last factorization
+  int factorizations = 0;        // > 1 when the shifts were raised
+  double shift = 0;              // the regularization shift used
+  bool analysis_reused = false;  // of the last factorization
   bool inertia_known = false;
-  int64_t bytes_sent = 0;           // by the KktSolver in this iteration
+  int64_t bytes_sent = 0;  // by the KktSolver in this iteration
 };
 
 enum class IpmStatus {
@@ -66,12 +66,12 @@ const char* IpmStatusName(IpmStatus s);
 
 struct IpmResult {
   IpmStatus status = IpmStatus::kMaxIterations;
-  double objective = 0;   // at x, in the file's sense
+  double objective = 0;  // at x, in the file's sense
   int iterations = 0;
   std::vector<double> x;  // original columns, size n
   std::string message;
-  int64_t kkt_dim = 0;    // N + m of the augmented system
-  int64_t kkt_nnz = 0;    // stored entries (lower triangle)
+  int64_t kkt_dim = 0;  // N + m of the augmented system
+  int64_t kkt_nnz = 0;  // stored entries (lower triangle)
 };
 
 // Solves `problem` with `kkt` (not owned; used only during the call).

@@ -34,9 +34,9 @@ class KktMatrix {
   const StandardForm& form_;
   int num_vars_;
   SymmetricLowerCsr k_;
-  std::vector<int64_t> q_pos_;       // per Q entry (CSC order)
-  std::vector<int64_t> a_pos_;       // per A entry (CSC order)
-  std::vector<int64_t> diag_pos_;    // per K row
+  std::vector<int64_t> q_pos_;        // per Q entry (CSC order)
+  std::vector<int64_t> a_pos_;        // per A entry (CSC order)
+  std::vector<int64_t> diag_pos_;     // per K row
   std::vector<bool> q_has_diagonal_;  // per primal row
 };
 

@@ -46,11 +46,11 @@ struct DiagonalShift {
 };
 
 struct KktFactorReport {
-  bool ok = true;               // factor status ok (not singular/perturbed)
-  bool inertia_known = false;   // the method reports a reliable inertia
+  bool ok = true;              // factor status ok (not singular/perturbed)
+  bool inertia_known = false;  // the method reports a reliable inertia
   int64_t positive = 0, negative = 0, zero = 0;
   bool analysis_reused = false;
-  double factorize_s = 0;       // as measured by the solver
+  double factorize_s = 0;  // as measured by the solver
   std::string message;
 };
 

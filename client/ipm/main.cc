@@ -179,15 +179,16 @@ int main(int argc, char** argv) {
         "\"iteration_byte_budget\":%.0f,\"within_budget\":%s,"
         "\"analysis_reused_after_first\":%s,\"message\":\"%s\"}\n",
         status, result->objective, result->iterations,
-        JsonEscape(problem->name).c_str(), JsonEscape(kkt.method_used()).c_str(), static_cast<long long>(result->kkt_dim),
+        JsonEscape(problem->name).c_str(),
+        JsonEscape(kkt.method_used()).c_str(),
+        static_cast<long long>(result->kkt_dim),
         static_cast<long long>(result->kkt_nnz),
         static_cast<long long>(max_bytes_after_first), budget,
         max_bytes_after_first <= budget ? "true" : "false",
         all_reused ? "true" : "false", JsonEscape(result->message).c_str());
   } else {
     std::printf("status %s  objective %.12e  iterations %d  %s\n", status,
-                result->objective, result->iterations,
-                result->message.c_str());
+                result->objective, result->iterations, result->message.c_str());
   }
   return result->status == factord::ipm::IpmStatus::kOptimal ? 0 : 2;
 }

@@ -27,8 +27,17 @@ constexpr int kObjectiveRow = -1;
 constexpr int kDroppedRow = -2;
 
 enum class Section {
-  kNone, kName, kObjSense, kRows, kColumns, kRhs, kRanges, kBounds,
-  kQuadObj, kQMatrix, kEnd
+  kNone,
+  kName,
+  kObjSense,
+  kRows,
+  kColumns,
+  kRhs,
+  kRanges,
+  kBounds,
+  kQuadObj,
+  kQMatrix,
+  kEnd
 };
 
 // The fields of one data line, named by fixed-MPS position.
@@ -140,8 +149,8 @@ absl::StatusOr<Record> FreeRecord(absl::string_view line, Section section,
     case Section::kBounds: {
       if (n < 2 || n > 4) return bad();
       r.code = t[0];
-      const bool wants_value = !(t[0] == "FR" || t[0] == "MI" ||
-                                 t[0] == "PL" || t[0] == "BV");
+      const bool wants_value =
+          !(t[0] == "FR" || t[0] == "MI" || t[0] == "PL" || t[0] == "BV");
       // With a value: type [set] column value; without: type [set] column
       // (BV may carry a value, which is ignored).
       size_t has_set = wants_value ? (n == 4) : (n >= 3);
@@ -289,14 +298,22 @@ absl::Status MpsParser::Data(absl::string_view line) {
     r = *free;
   }
   switch (section_) {
-    case Section::kRows: return Rows(r);
-    case Section::kColumns: return Columns(r, line);
-    case Section::kRhs: return RhsOrRange(r, false);
-    case Section::kRanges: return RhsOrRange(r, true);
-    case Section::kBounds: return Bounds(r);
-    case Section::kQuadObj: return Quadratic(r, false);
-    case Section::kQMatrix: return Quadratic(r, true);
-    default: return LineError(line_, "data line outside a section");
+    case Section::kRows:
+      return Rows(r);
+    case Section::kColumns:
+      return Columns(r, line);
+    case Section::kRhs:
+      return RhsOrRange(r, false);
+    case Section::kRanges:
+      return RhsOrRange(r, true);
+    case Section::kBounds:
+      return Bounds(r);
+    case Section::kQuadObj:
+      return Quadratic(r, false);
+    case Section::kQMatrix:
+      return Quadratic(r, true);
+    default:
+      return LineError(line_, "data line outside a section");
   }
 }
 
@@ -340,8 +357,8 @@ absl::Status MpsParser::Columns(const Record& r, absl::string_view line) {
     p_.is_integer.push_back(in_integer_block_);
   }
   const int col = it->second;
-  for (auto [row_name, num] : {std::pair{r.name2, r.num1},
-                               std::pair{r.name3, r.num2}}) {
+  for (auto [row_name, num] :
+       {std::pair{r.name2, r.num1}, std::pair{r.name3, r.num2}}) {
     if (row_name.empty() && num.empty()) continue;
     absl::StatusOr<int> row = FindRow(row_name, "COLUMNS");
     if (!row.ok()) return row.status();
@@ -360,8 +377,8 @@ absl::Status MpsParser::RhsOrRange(const Record& r, bool is_range) {
   if (!seen) set = std::string(r.name1), seen = true;
   if (r.name1 != set) return absl::OkStatus();  // a later set: skipped
   const absl::string_view where = is_range ? "RANGES" : "RHS";
-  for (auto [row_name, num] : {std::pair{r.name2, r.num1},
-                               std::pair{r.name3, r.num2}}) {
+  for (auto [row_name, num] :
+       {std::pair{r.name2, r.num1}, std::pair{r.name3, r.num2}}) {
     if (row_name.empty() && num.empty()) continue;
     absl::StatusOr<int> row = FindRow(row_name, where);
     if (!row.ok()) return row.status();
@@ -386,7 +403,8 @@ absl::Status MpsParser::RhsOrRange(const Record& r, bool is_range) {
 }
 
 absl::Status MpsParser::Bounds(const Record& r) {
-  if (!bound_set_seen_) bound_set_ = std::string(r.name1), bound_set_seen_ = true;
+  if (!bound_set_seen_)
+    bound_set_ = std::string(r.name1), bound_set_seen_ = true;
   if (r.name1 != bound_set_) return absl::OkStatus();
   absl::StatusOr<int> col = FindCol(r.name2, "BOUNDS");
   if (!col.ok()) return col.status();
@@ -439,8 +457,8 @@ absl::Status MpsParser::Bounds(const Record& r) {
 absl::Status MpsParser::Quadratic(const Record& r, bool full_matrix) {
   absl::StatusOr<int> first = FindCol(r.name1, "QUADOBJ");
   if (!first.ok()) return first.status();
-  for (auto [col_name, num] : {std::pair{r.name2, r.num1},
-                               std::pair{r.name3, r.num2}}) {
+  for (auto [col_name, num] :
+       {std::pair{r.name2, r.num1}, std::pair{r.name3, r.num2}}) {
     if (col_name.empty() && num.empty()) continue;
     absl::StatusOr<int> second = FindCol(col_name, "QUADOBJ");
     if (!second.ok()) return second.status();
@@ -448,8 +466,8 @@ absl::Status MpsParser::Quadratic(const Record& r, bool full_matrix) {
     if (!value.ok()) return value.status();
     if (!std::isfinite(*value)) return LineError(line_, "infinite coefficient");
     if (full_matrix && *first < *second) continue;  // upper triangle
-    q_entries_.push_back({std::max(*first, *second), std::min(*first, *second),
-                          *value, line_});
+    q_entries_.push_back(
+        {std::max(*first, *second), std::min(*first, *second), *value, line_});
   }
   return absl::OkStatus();
 }
@@ -469,9 +487,9 @@ absl::Status MpsParser::BuildColumns(std::vector<Triplet>& triplets,
   for (size_t k = 0; k < triplets.size(); ++k) {
     const Triplet& t = triplets[k];
     if (k > 0 && triplets[k - 1].row == t.row && triplets[k - 1].col == t.col) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "line ", t.line, ": duplicate ", what, " entry for column '",
-          p_.col_names[t.col], "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", t.line, ": duplicate ", what,
+                       " entry for column '", p_.col_names[t.col], "'"));
     }
     out->col_start[t.col + 1]++;
     out->row_index.push_back(t.row);
@@ -532,8 +550,12 @@ absl::Status MpsParser::Finish() {
       const double r = range_[i];
       const double mag = std::abs(r) >= kInfiniteBound ? kInf : std::abs(r);
       switch (row_type_[i]) {
-        case 'L': lower = b - mag; break;
-        case 'G': upper = b + mag; break;
+        case 'L':
+          lower = b - mag;
+          break;
+        case 'G':
+          upper = b + mag;
+          break;
         default:  // E: the sign of R decides the side
           if (r > 0) upper = b + mag;
           if (r < 0) lower = b - mag;

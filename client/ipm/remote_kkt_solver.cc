@@ -38,8 +38,8 @@ absl::Status RemoteKktSolver::SetValues(const SymmetricLowerCsr& kkt) {
     arrays.n = kkt.dim;
     arrays.structure = "symmetric_lower";
     arrays.row_ptr = kkt.row_start;
-    arrays.col_idx = std::span<const int32_t>(kkt.col_index.data(),
-                                              kkt.col_index.size());
+    arrays.col_idx =
+        std::span<const int32_t>(kkt.col_index.data(), kkt.col_index.size());
     arrays.values = kkt.values;
     absl::StatusOr<client::MatrixInfo> info = client_->Upload(arrays);
     if (!info.ok()) return info.status();
@@ -52,9 +52,9 @@ absl::Status RemoteKktSolver::SetValues(const SymmetricLowerCsr& kkt) {
     return absl::OkStatus();
   }
   if (kkt.dim != dim_ || kkt.nnz() != nnz_) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "KKT pattern changed: dim ", kkt.dim, " nnz ", kkt.nnz(),
-        ", uploaded dim ", dim_, " nnz ", nnz_));
+    return absl::InvalidArgumentError(
+        absl::StrCat("KKT pattern changed: dim ", kkt.dim, " nnz ", kkt.nnz(),
+                     ", uploaded dim ", dim_, " nnz ", nnz_));
   }
   absl::StatusOr<client::MatrixInfo> info =
       client_->UpdateValues(id_, kkt.values);
@@ -83,8 +83,7 @@ absl::StatusOr<KktFactorReport> RemoteKktSolver::Factorize(
   report.zero = result->inertia.zero;
   report.analysis_reused = result->analysis_reused;
   report.factorize_s = result->timings.preprocess_s +
-                       result->timings.analyze_s +
-                       result->timings.factorize_s;
+                       result->timings.analyze_s + result->timings.factorize_s;
   report.message = result->message;
   return report;
 }

@@ -28,10 +28,10 @@ namespace factord::ipm {
 enum class VarKind : char { kFree, kLower, kBoxed };
 
 struct StandardForm {
-  int num_vars = 0;  // N: kept columns and slacks
-  int num_rows = 0;  // m
-  SparseColumns a;   // m x N, scaled
-  SparseColumns q;   // N x N lower triangle, scaled
+  int num_vars = 0;             // N: kept columns and slacks
+  int num_rows = 0;             // m
+  SparseColumns a;              // m x N, scaled
+  SparseColumns q;              // N x N lower triangle, scaled
   std::vector<double> c, b, u;  // sizes N, m, N (u is +inf unless kBoxed)
   std::vector<VarKind> kind;    // size N
   double constant = 0;          // objective constant (minimization sense)

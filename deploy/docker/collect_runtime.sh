@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Gathers what the runtime image needs from a build directory:
 #   OUT/bin/factord (and OUT/bin/factorctl when it was built) and
-#   OUT/lib/*: every shared library they load, except the C library and the
-#   CUDA driver, which the runtime base image and the NVIDIA container
-#   runtime provide. The build and runtime stages share one distribution
+#   OUT/lib/*: every shared library they load, except the C library, the
+#   CUDA toolkit's libraries (under /usr/local/cuda: the nvidia/cuda runtime
+#   image has the same ones) and the CUDA driver (mounted by the NVIDIA
+#   container runtime). The build and runtime stages share one distribution
 #   release, so glibc matches; everything else travels with the binary and
 #   the runtime image needs no -dev packages and no package installs.
 # Usage: collect_runtime.sh BUILD_DIR OUT_DIR
@@ -36,7 +37,7 @@ for bin in "${binaries[@]}"; do
   fi
   ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' |
     while read -r soname path; do
-      if [[ ! "$soname" =~ $skip ]]; then
+      if [[ ! "$soname" =~ $skip && "$path" != /usr/local/cuda* ]]; then
         cp -L "$path" "$out/lib/$soname"
       fi
     done

@@ -9,6 +9,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 
 namespace factord::server {
 
@@ -36,6 +37,15 @@ class LiveReactors {
       reactors_.erase(it);
     }
     // Destroyed here, outside the lock.
+  }
+
+  // Waits until no reactor is alive or `deadline` passes; true if empty.
+  bool WaitUntilEmpty(absl::Time deadline) {
+    absl::MutexLock lock(&mu_);
+    auto empty = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return reactors_.empty();
+    };
+    return mu_.AwaitWithDeadline(absl::Condition(&empty), deadline);
   }
 
   int size() const {

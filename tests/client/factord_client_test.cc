@@ -77,10 +77,9 @@ class RecordingSolver final : public pb::Solver::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status Solve(
-      grpc::ServerContext* context,
-      grpc::ServerReaderWriter<pb::SolveReply, pb::SolveRequest>* stream)
-      override {
+  grpc::Status Solve(grpc::ServerContext* context,
+                     grpc::ServerReaderWriter<pb::SolveReply, pb::SolveRequest>*
+                         stream) override {
     Record(context, "Solve");
     std::map<uint32_t, std::vector<double>> rhs;
     pb::SolveRequest request;
@@ -101,8 +100,8 @@ class RecordingSolver final : public pb::Solver::Service {
         pb::SolveReply reply;
         reply.set_rhs_index(it->first);
         reply.set_offset(offset);
-        const int64_t take =
-            std::min<int64_t>(reply_chunk, static_cast<int64_t>(b.size()) - offset);
+        const int64_t take = std::min<int64_t>(
+            reply_chunk, static_cast<int64_t>(b.size()) - offset);
         for (int64_t i = 0; i < take; ++i) reply.add_values(2 * b[offset + i]);
         offset += take;
         if (offset == static_cast<int64_t>(b.size())) {
@@ -122,8 +121,7 @@ class RecordingSolver final : public pb::Solver::Service {
                        pb::ReleaseReply* reply) override {
     Record(context, "Release");
     if (request->id() != "known") {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          "matrix 'x' not found");
+      return grpc::Status(grpc::StatusCode::NOT_FOUND, "matrix 'x' not found");
     }
     reply->set_bytes_freed(1234);
     return grpc::Status::OK;
@@ -168,7 +166,8 @@ class RecordingSolver final : public pb::Solver::Service {
   void Record(grpc::ServerContext* context, const std::string& rpc) {
     std::multimap<std::string, std::string> md;
     for (const auto& [k, v] : context->client_metadata()) {
-      md.emplace(std::string(k.data(), k.size()), std::string(v.data(), v.size()));
+      md.emplace(std::string(k.data(), k.size()),
+                 std::string(v.data(), v.size()));
     }
     std::lock_guard lock(mu_);
     calls_[rpc].push_back(std::move(md));
@@ -217,8 +216,11 @@ struct SmallMatrix {
   std::vector<int32_t> col_idx = {0, 0, 1, 2, 3, 4, 5, 1, 3, 4};
   std::vector<double> values = {1, -2, 3.5, 0.0, 1e-300, -7, 8, 9, 10, 11};
   CsrArrays arrays() const {
-    return CsrArrays{.n = 6, .structure = "general", .row_ptr = row_ptr,
-                     .col_idx = col_idx, .values = values};
+    return CsrArrays{.n = 6,
+                     .structure = "general",
+                     .row_ptr = row_ptr,
+                     .col_idx = col_idx,
+                     .values = values};
   }
 };
 
@@ -251,8 +253,11 @@ TEST_F(ClientTest, TinyChunksSplitRowsAndReassembleExactly) {
     }
     row_ptr.push_back(static_cast<int64_t>(col_idx.size()));
   }
-  CsrArrays arrays{.n = n, .structure = "spd_lower", .row_ptr = row_ptr,
-                   .col_idx = col_idx, .values = values};
+  CsrArrays arrays{.n = n,
+                   .structure = "spd_lower",
+                   .row_ptr = row_ptr,
+                   .col_idx = col_idx,
+                   .values = values};
   absl::StatusOr<MatrixInfo> info = client->Upload(arrays, "chunky");
   ASSERT_TRUE(info.ok()) << info.status();
   EXPECT_EQ(info->id, "chunky");
@@ -274,7 +279,8 @@ TEST_F(ClientTest, TinyChunksSplitRowsAndReassembleExactly) {
     EXPECT_LE(msgs[k].ByteSizeLong(), 256u) << "message " << k;
     ASSERT_TRUE(msgs[k].has_csr());
     const pb::CsrChunk& c = msgs[k].csr();
-    got_row_nnz.insert(got_row_nnz.end(), c.row_nnz().begin(), c.row_nnz().end());
+    got_row_nnz.insert(got_row_nnz.end(), c.row_nnz().begin(),
+                       c.row_nnz().end());
     for (int64_t r : c.row_nnz()) declared += r;
     got_cols.insert(got_cols.end(), c.col_idx().begin(), c.col_idx().end());
     got_values.insert(got_values.end(), c.values().begin(), c.values().end());

@@ -7,8 +7,16 @@ DEPLOY="$ROOT/deploy"
 HERE="$ROOT/tests/deploy"
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/factord-deploy.XXXXXX")"
 CLEANUP_PIDS=()
+LOGS_ON_FAILURE=()  # logs printed (last lines) when the check fails
 cleanup() {
-  local pid
+  local status=$? pid log
+  if [ "$status" -ne 0 ]; then
+    for log in "${LOGS_ON_FAILURE[@]}"; do
+      [ -f "$log" ] || continue
+      echo "--- last lines of $log" >&2
+      tail -n 30 "$log" >&2
+    done
+  fi
   for pid in "${CLEANUP_PIDS[@]}"; do
     kill "$pid" 2>/dev/null || true
   done

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
-#include "tests/core/solver/test_matrix_reader.h"
+#include "factord/matrix/matrix_market.h"
 #include "tests/emulation/block_jacobi_cases.h"
 #include "tests/emulation/cuda_emulation.h"
 #include "test_data.h"
@@ -78,10 +78,10 @@ TEST(EmulatedBlockJacobi, RandomBlocksMatchReference) {
 }
 
 TEST(EmulatedBlockJacobi, RealMatrixBlocksMatchReference) {
-  CsrMatrix lower;
-  ASSERT_TRUE(factord::testing::ReadTestMatrix(
-      factord::testing::TestDataPath("494_bus.mtx"), &lower));
-  const CsrMatrix a = ExpandSymmetric(lower);
+  absl::StatusOr<CsrMatrix> lower =
+      ReadMatrixMarket(factord::testing::TestDataPath("494_bus.mtx"));
+  ASSERT_TRUE(lower.ok()) << lower.status();
+  const CsrMatrix a = ExpandSymmetric(*lower);
   for (int block_size : {1, 7, 32}) {
     ExpectMatchesReference(
         MakeCaseFromMatrix("494_bus/" + std::to_string(block_size), a,

@@ -88,6 +88,10 @@ absl::StatusOr<KrylovResult> RunWithTrueResidual(
     const int budget = options.max_iterations - result.iterations;
     absl::StatusOr<CycleOutcome> outcome = cycle(x, r, r_norm, budget, target);
     if (!outcome.ok()) return outcome.status();
+    if (outcome->iterations <= 0 && !outcome->breakdown) {
+      outcome->breakdown = true;  // a cycle that cannot move must not loop
+      outcome->message = "no progress in a cycle";
+    }
     result.iterations += outcome->iterations;
     r_norm = TrueResidual(a, b, x, r, ctx);
     if (outcome->breakdown) {

@@ -49,8 +49,7 @@ class DenseKktSolver : public KktSolver {
     pivots_.assign(n, 0);
     int info = 0, lwork = -1;
     double query = 0;
-    dsytrf_("L", &n, factor_.data(), &n, pivots_.data(), &query, &lwork,
-            &info);
+    dsytrf_("L", &n, factor_.data(), &n, pivots_.data(), &query, &lwork, &info);
     lwork = std::max(1, static_cast<int>(query));
     std::vector<double> work(lwork);
     dsytrf_("L", &n, factor_.data(), &n, pivots_.data(), work.data(), &lwork,
@@ -62,15 +61,20 @@ class DenseKktSolver : public KktSolver {
     for (int k = 0; k < n; ++k) {
       const double d = factor_[k + static_cast<size_t>(k) * n];
       if (pivots_[k] > 0) {
-        if (std::abs(d) < 1e-300) report.zero++;
-        else (d > 0 ? report.positive : report.negative)++;
+        if (std::abs(d) < 1e-300)
+          report.zero++;
+        else
+          (d > 0 ? report.positive : report.negative)++;
       } else {  // a 2x2 block [d e; e f] with det < 0: one of each sign
         const double e = factor_[k + 1 + static_cast<size_t>(k) * n];
         const double f = factor_[k + 1 + static_cast<size_t>(k + 1) * n];
         const double det = d * f - e * e;
-        if (det < 0) report.positive++, report.negative++;
-        else if (d + f > 0) report.positive += 2;
-        else report.negative += 2;
+        if (det < 0)
+          report.positive++, report.negative++;
+        else if (d + f > 0)
+          report.positive += 2;
+        else
+          report.negative += 2;
         ++k;
       }
     }
@@ -83,8 +87,8 @@ class DenseKktSolver : public KktSolver {
     for (std::vector<double>& b : rhs) {
       bytes_ += 8 * n;
       int info = 0;
-      dsytrs_("L", &n, &one, factor_.data(), &n, pivots_.data(), b.data(),
-              &n, &info);
+      dsytrs_("L", &n, &one, factor_.data(), &n, pivots_.data(), b.data(), &n,
+              &info);
       if (info != 0) return absl::InternalError("dsytrs failed");
     }
     return KktSolveReport{};

@@ -91,8 +91,8 @@ TEST(MpsReaderTest, BoundTypes) {
       " FX BND B 3.5\n"
       " PL BND C\n"
       " BV BND D\n"
-      " UP BND E -2\n"     // negative UP with default lower: lower -> -inf
-      " LO BND F 0\n UP BND F -2\n"  // explicit lower 0 is kept
+      " UP BND E -2\n"  // negative UP with default lower: lower -> -inf
+      " LO BND F 0\n UP BND F -2\n"        // explicit lower 0 is kept
       " LO BND G -1e30\n UP BND G 1e31\n"  // |v| >= 1e30 is infinite
       " MI BND H\n"
       "ENDATA\n";
@@ -242,8 +242,8 @@ TEST(MpsReaderTest, MissingFileIsNotFound) {
 TEST(MpsReaderTest, ReadsAllSharedLpsAndQps) {
   if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
   for (const char* set : {"lp", "qp"}) {
-    std::ifstream table(testing::SharedDataPath(std::string(set) +
-                                                "/optimal.tsv"));
+    std::ifstream table(
+        testing::SharedDataPath(std::string(set) + "/optimal.tsv"));
     ASSERT_TRUE(table.good());
     std::string line;
     std::getline(table, line);  // header

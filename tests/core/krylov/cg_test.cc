@@ -32,6 +32,33 @@ TEST(Cg, SolvesLaplacianToTolerance) {
   }
 }
 
+TEST(Cg, BitwiseReproducibleAcrossThreadCountsAndCloseToReference) {
+  const int n = 3 * 4096 + 5;  // several reduction chunks
+  const CsrMatrix a = Tridiagonal(n, -1, 2.01, -1);
+  const std::vector<double> b(n, 1.0);
+  std::vector<std::vector<double>> solutions;
+  for (int threads : {1, 2, 3}) {
+    ExecContext ctx;
+    ctx.threads = threads;
+    std::vector<double> x(n, 0.0);
+    auto result = SolveCg(CsrOperator(a), IdentityPreconditioner(n), b, x, {},
+                          ctx);
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->status, SolveStatus::kConverged);
+    solutions.push_back(x);
+  }
+  EXPECT_EQ(solutions[0], solutions[1]);
+  EXPECT_EQ(solutions[0], solutions[2]);
+  ExecContext ref;
+  ref.backend = Backend::kReference;
+  std::vector<double> x(n, 0.0);
+  auto result =
+      SolveCg(CsrOperator(a), IdentityPreconditioner(n), b, x, {}, ref);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->status, SolveStatus::kConverged);
+  EXPECT_LT(MaxError(x, solutions[0]), 1e-6 * 100);
+}
+
 TEST(Cg, DiagonalPreconditionerSolvesBadlyScaledDiagonalInOneStep) {
   CsrMatrix a = Tridiagonal(20, 0, 1, 0);
   for (int i = 0; i < 20; ++i) a.values[i] = std::pow(10.0, i % 7);

@@ -55,6 +55,174 @@ std::shared_ptr<const CsrMatrix> Load(const std::string& path, bool spd) {
   return std::make_shared<const CsrMatrix>(*std::move(a));
 }
 
+// [4 1 0; 1 3 1; 0 1 2] stored lower.
+std::shared_ptr<const CsrMatrix> SmallSpd(Structure structure) {
+  auto a = std::make_shared<CsrMatrix>();
+  a->rows = a->cols = 3;
+  a->structure = structure;
+  a->row_ptr = {0, 1, 3, 5};
+  a->col_idx = {0, 0, 1, 1, 2};
+  a->values = {4, 1, 3, 1, 2};
+  return a;
+}
+
+TEST(IterativeMethod, EveryMethodAndKrylovSolvesASmallSystem) {
+  auto a = SmallSpd(Structure::kSpdLower);
+  const std::vector<double> x_true = {1, -1, 2};
+  const std::vector<double> b = {3, 0, 3};  // A x_true
+  for (Method method : {Method::kNone, Method::kJacobi, Method::kBlockJacobi}) {
+    for (Krylov krylov : {Krylov::kAuto, Krylov::kCg, Krylov::kGmres,
+                          Krylov::kSqmr, Krylov::kIdr, Krylov::kBicgstab}) {
+      Outcome out = FactorAndSolve(a, b, method, krylov);
+      EXPECT_EQ(out.solve.status, SolveStatus::kConverged)
+          << MethodName(method) << " " << KrylovName(krylov);
+      for (int i = 0; i < 3; ++i) EXPECT_NEAR(out.x[i], x_true[i], 1e-7);
+      EXPECT_LE(out.solve.relative_residual, 1e-8);
+      EXPECT_GE(out.solve.solve_s, 0);
+    }
+  }
+}
+
+TEST(IterativeMethod, KrylovNoneIsInvalidArgument) {
+  auto a = SmallSpd(Structure::kSpdLower);
+  FactorOptions options;
+  options.method = Method::kJacobi;
+  auto analysis = Analyze(*a, options, ExecContext{});
+  ASSERT_TRUE(analysis.ok());
+  auto f = Factorize(a, *analysis, options, ExecContext{});
+  ASSERT_TRUE(f.ok());
+  SolveOptions solve;
+  solve.krylov = Krylov::kNone;
+  std::vector<double> b(3, 1.0), x(3, 0.0);
+  SolveReport report;
+  EXPECT_EQ((*f)->Solve(b, x, solve, ExecContext{}, &report).code(),
+            absl::StatusCode::kInvalidArgument);
+  std::vector<double> short_b(2, 1.0);
+  EXPECT_EQ((*f)->Solve(short_b, x, {}, ExecContext{}, &report).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(IterativeMethod, AnalysisIsReusedWhenValuesChange) {
+  auto a = Load(TestDataPath("494_bus.mtx"), true);
+  FactorOptions options;
+  options.method = Method::kBlockJacobi;
+  auto analysis = Analyze(*a, options, ExecContext{});
+  ASSERT_TRUE(analysis.ok());
+  EXPECT_GT((*analysis)->bytes(), 0);
+  EXPECT_GT((*analysis)->factor_bytes_estimate(), 0);
+  auto scaled = std::make_shared<CsrMatrix>(*a);
+  for (double& v : scaled->values) v *= 3.0;
+  const std::vector<double> b(a->rows, 1.0);
+  for (auto m : {a, std::shared_ptr<const CsrMatrix>(scaled)}) {
+    auto f = Factorize(m, *analysis, options, ExecContext{});
+    ASSERT_TRUE(f.ok());
+    EXPECT_GT((*f)->report().blocks, 0);
+    EXPECT_GT((*f)->report().factor_bytes, 0);
+    EXPECT_GT((*f)->bytes(), 0);
+    std::vector<double> x(a->rows, 0.0);
+    SolveReport report;
+    ASSERT_TRUE((*f)->Solve(b, x, {}, ExecContext{}, &report).ok());
+    EXPECT_EQ(report.status, SolveStatus::kConverged);
+  }
+}
+
+TEST(IterativeMethod, SingularBlocksAndZeroDiagonalsAreReported) {
+  // [[1 1 0]; [1 1 0]; [0 0 0]] plus a shifted copy below it keeps the
+  // system solvable while every block containing rows 0-2 is singular.
+  auto a = std::make_shared<CsrMatrix>();
+  a->rows = a->cols = 3;
+  a->structure = Structure::kSymmetricLower;
+  a->row_ptr = {0, 1, 3, 4};
+  a->col_idx = {0, 0, 1, 2};
+  a->values = {1, 1, 1, 0};
+  for (Method method : {Method::kJacobi, Method::kBlockJacobi}) {
+    FactorOptions options;
+    options.method = method;
+    auto analysis = Analyze(*a, options, ExecContext{});
+    ASSERT_TRUE(analysis.ok());
+    auto f = Factorize(a, *analysis, options, ExecContext{});
+    ASSERT_TRUE(f.ok());
+    const FactorReport& report = (*f)->report();
+    EXPECT_EQ(report.status, FactorStatus::kSingular) << MethodName(method);
+    EXPECT_GE(report.singular_blocks, 1);
+    EXPECT_FALSE(report.message.empty());
+    // The solve goes on and never returns NaNs.
+    std::vector<double> b = {1, 1, 0}, x(3, 0.0);
+    SolveReport solve;
+    ASSERT_TRUE((*f)->Solve(b, x, {}, ExecContext{}, &solve).ok());
+    for (double v : x) EXPECT_TRUE(std::isfinite(v));
+  }
+}
+
+TEST(IterativeMethod, CancelledSolveIsCancelled) {
+  auto a = Load(TestDataPath("494_bus.mtx"), true);
+  FactorOptions options;
+  options.method = Method::kBlockJacobi;
+  auto analysis = Analyze(*a, options, ExecContext{});
+  ASSERT_TRUE(analysis.ok());
+  auto f = Factorize(a, *analysis, options, ExecContext{});
+  ASSERT_TRUE(f.ok());
+  Cancellation cancellation;
+  cancellation.Cancel();
+  ExecContext ctx;
+  ctx.cancellation = &cancellation;
+  std::vector<double> b(a->rows, 1.0), x(a->rows, 0.0);
+  SolveReport report;
+  EXPECT_EQ((*f)->Solve(b, x, {}, ctx, &report).code(),
+            absl::StatusCode::kCancelled);
+  EXPECT_EQ(Analyze(*a, options, ctx).status().code(),
+            absl::StatusCode::kCancelled);
+}
+
+TEST(IterativeMethod, BadOptionsAreInvalidArgument) {
+  auto a = SmallSpd(Structure::kSpdLower);
+  FactorOptions options;
+  options.method = Method::kBlockJacobi;
+  options.max_block_size = 64;
+  EXPECT_EQ(Analyze(*a, options, ExecContext{}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  options.max_block_size = 32;
+  options.ordering = Ordering::kAmd;
+  EXPECT_EQ(Analyze(*a, options, ExecContext{}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// The other matrices with values in ../shared/data/matrices: a converged
+// result or a clear not_converged / breakdown status, never an error.
+TEST(IterativeMethod, OtherSharedMatricesGetAStatusNotAnError) {
+  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  const char* kMatrices[] = {
+      "hangGlider_2.mtx",    "tumorAntiAngiogenesis_2.mtx",
+      "reorientation_1.mtx", "zenios.mtx",
+      "west0479.mtx",        "west0497.mtx",
+      "olm1000.mtx",         "nnc1374.mtx",
+      "watt_2.mtx",          "rajat19.mtx",
+      "bp_1200.mtx",         "ani4.mtx",
+      "cryg2500.mtx"};
+  ExecContext ctx;
+  ctx.threads = 2;
+  for (const char* name : kMatrices) {
+    auto a =
+        Load(testing::SharedDataPath(std::string("matrices/") + name), false);
+    if (a->rows == 0) continue;  // reported by Load
+    const std::vector<double> b(a->rows, 1.0);
+    Outcome out =
+        FactorAndSolve(a, b, Method::kBlockJacobi, Krylov::kAuto, ctx);
+    std::printf(
+        "[ measured ] %s (%s): factor %s, %s, %d iterations, relres "
+        "%.3e %s\n",
+        name, std::string(StructureName(a->structure)).c_str(),
+        std::string(FactorStatusName(out.factor.status)).c_str(),
+        std::string(SolveStatusName(out.solve.status)).c_str(),
+        out.solve.iterations, out.solve.relative_residual,
+        out.solve.message.c_str());
+    for (double v : out.x) ASSERT_TRUE(std::isfinite(v)) << name;
+    if (out.solve.status == SolveStatus::kConverged) {
+      EXPECT_LE(out.solve.relative_residual, 1e-8) << name;
+    }
+  }
+}
+
 struct Acceptance {
   const char* matrix;
   const char* rhs;  // "" for all ones

@@ -10,12 +10,16 @@ TEST(StatusMapping, KeepsCodeAndMessage) {
     absl::Status in;
     grpc::StatusCode code;
   } cases[] = {
-      {absl::InvalidArgumentError("row 3: NaN"), grpc::StatusCode::INVALID_ARGUMENT},
+      {absl::InvalidArgumentError("row 3: NaN"),
+       grpc::StatusCode::INVALID_ARGUMENT},
       {absl::NotFoundError("no such matrix"), grpc::StatusCode::NOT_FOUND},
-      {absl::ResourceExhaustedError("max_n"), grpc::StatusCode::RESOURCE_EXHAUSTED},
-      {absl::FailedPreconditionError("stale"), grpc::StatusCode::FAILED_PRECONDITION},
+      {absl::ResourceExhaustedError("max_n"),
+       grpc::StatusCode::RESOURCE_EXHAUSTED},
+      {absl::FailedPreconditionError("stale"),
+       grpc::StatusCode::FAILED_PRECONDITION},
       {absl::CancelledError("bye"), grpc::StatusCode::CANCELLED},
-      {absl::DeadlineExceededError("late"), grpc::StatusCode::DEADLINE_EXCEEDED},
+      {absl::DeadlineExceededError("late"),
+       grpc::StatusCode::DEADLINE_EXCEEDED},
       {absl::UnimplementedError("later"), grpc::StatusCode::UNIMPLEMENTED},
       {absl::UnavailableError("draining"), grpc::StatusCode::UNAVAILABLE},
       {absl::InternalError("bug"), grpc::StatusCode::INTERNAL},
@@ -33,7 +37,8 @@ TEST(StatusMapping, KeepsCodeAndMessage) {
 
 TEST(StatusMapping, CodeNames) {
   EXPECT_EQ(GrpcCodeName(grpc::StatusCode::OK), "OK");
-  EXPECT_EQ(GrpcCodeName(grpc::StatusCode::INVALID_ARGUMENT), "INVALID_ARGUMENT");
+  EXPECT_EQ(GrpcCodeName(grpc::StatusCode::INVALID_ARGUMENT),
+            "INVALID_ARGUMENT");
   EXPECT_EQ(GrpcCodeName(grpc::StatusCode::RESOURCE_EXHAUSTED),
             "RESOURCE_EXHAUSTED");
   EXPECT_EQ(GrpcCodeName(grpc::StatusCode::FAILED_PRECONDITION),

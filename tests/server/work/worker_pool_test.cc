@@ -26,7 +26,8 @@ TEST(WorkerPool, BoundedQueueRefusesWithResourceExhausted) {
   ASSERT_TRUE(pool.Submit([&] {
                     started.Notify();
                     release.WaitForNotification();
-                  }).ok());
+                  })
+                  .ok());
   started.WaitForNotification();  // the worker is busy: the queue is empty
   EXPECT_TRUE(pool.Submit([] {}).ok());
   EXPECT_TRUE(pool.Submit([] {}).ok());
@@ -47,7 +48,8 @@ TEST(WorkerPool, DrainRunsQueuedJobsThenRefuses) {
                     started.Notify();
                     release.WaitForNotification();
                     done.fetch_add(1);
-                  }).ok());
+                  })
+                  .ok());
   started.WaitForNotification();
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(pool.Submit([&done] { done.fetch_add(1); }).ok());
@@ -70,7 +72,8 @@ TEST(WorkerPool, JobsRunConcurrentlyOnAllWorkers) {
     ASSERT_TRUE(pool.Submit([&] {
                       if (arrived.fetch_add(1) == 1) both.Notify();
                       both.WaitForNotificationWithTimeout(absl::Seconds(10));
-                    }).ok());
+                    })
+                    .ok());
   }
   EXPECT_TRUE(both.WaitForNotificationWithTimeout(absl::Seconds(10)));
 }

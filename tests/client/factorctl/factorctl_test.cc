@@ -1,0 +1,380 @@
+// factorctl end to end: the built binary (FACTORCTL_PATH) against a factord
+// Server in-process on loopback; its stdout is parsed as JSON and its exit
+// status and stderr checked on failures.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "server/config.h"
+#include "server/server.h"
+#include "test_data.h"
+
+namespace factord::factorctl {
+namespace {
+
+// A minimal JSON value and parser: enough to check factorctl's output.
+struct Json {
+  enum Type { kNull, kBool, kNumber, kString, kArray, kObject } type = kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string text;
+  std::vector<Json> items;
+  std::map<std::string, Json> members;
+
+  bool Has(const std::string& key) const {
+    return type == kObject && members.count(key) > 0;
+  }
+  const Json& operator[](const std::string& key) const {
+    static const Json null;
+    auto it = members.find(key);
+    return it == members.end() ? null : it->second;
+  }
+};
+
+class JsonParser {
+ public:
+  explicit JsonParser(const std::string& s) : s_(s) {}
+
+  // The value of the whole text; false on any syntax error or trailing text.
+  bool ParseAll(Json* out) {
+    if (!Value(out)) return false;
+    Space();
+    return pos_ == s_.size();
+  }
+
+ private:
+  void Space() {
+    while (pos_ < s_.size() &&
+           std::isspace(static_cast<unsigned char>(s_[pos_])))
+      ++pos_;
+  }
+  bool Eat(char c) {
+    Space();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool Literal(const char* word) {
+    const std::string w(word);
+    if (s_.compare(pos_, w.size(), w) != 0) return false;
+    pos_ += w.size();
+    return true;
+  }
+  bool String(std::string* out) {
+    if (!Eat('"')) return false;
+    while (pos_ < s_.size()) {
+      char c = s_[pos_++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c != '\\') {
+        *out += c;
+        continue;
+      }
+      if (pos_ >= s_.size()) return false;
+      char e = s_[pos_++];
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          *out += e;
+          break;
+        case 'b':
+          *out += '\b';
+          break;
+        case 'f':
+          *out += '\f';
+          break;
+        case 'n':
+          *out += '\n';
+          break;
+        case 'r':
+          *out += '\r';
+          break;
+        case 't':
+          *out += '\t';
+          break;
+        case 'u': {
+          if (pos_ + 4 > s_.size()) return false;
+          const int code = std::stoi(s_.substr(pos_, 4), nullptr, 16);
+          pos_ += 4;
+          if (code >= 0x80) return false;  // factorctl escapes controls only
+          *out += static_cast<char>(code);
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+    return false;
+  }
+  bool Value(Json* v) {
+    Space();
+    if (pos_ >= s_.size()) return false;
+    const char c = s_[pos_];
+    if (c == '{') {
+      ++pos_;
+      v->type = Json::kObject;
+      if (Eat('}')) return true;
+      do {
+        std::string key;
+        Json item;
+        if (!String(&key) || !Eat(':') || !Value(&item)) return false;
+        if (v->members.count(key)) return false;  // duplicate key
+        v->members.emplace(key, std::move(item));
+      } while (Eat(','));
+      return Eat('}');
+    }
+    if (c == '[') {
+      ++pos_;
+      v->type = Json::kArray;
+      if (Eat(']')) return true;
+      do {
+        Json item;
+        if (!Value(&item)) return false;
+        v->items.push_back(std::move(item));
+      } while (Eat(','));
+      return Eat(']');
+    }
+    if (c == '"') {
+      v->type = Json::kString;
+      return String(&v->text);
+    }
+    if (Literal("true")) {
+      v->type = Json::kBool;
+      v->boolean = true;
+      return true;
+    }
+    if (Literal("false")) {
+      v->type = Json::kBool;
+      return true;
+    }
+    if (Literal("null")) return true;
+    size_t used = 0;
+    try {
+      v->number = std::stod(s_.substr(pos_), &used);
+    } catch (...) {
+      return false;
+    }
+    v->type = Json::kNumber;
+    pos_ += used;
+    return used > 0;
+  }
+
+  const std::string& s_;
+  size_t pos_ = 0;
+};
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class FactorctlTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef FACTORCTL_PATH
+    GTEST_SKIP() << "factorctl is not built";
+#else
+    server::ServerConfig config;
+    config.listen = "127.0.0.1:0";
+    config.metrics_listen = "";
+    config.threads = 1;
+    absl::StatusOr<std::unique_ptr<server::Server> > s =
+        server::Server::Start(config);
+    ASSERT_TRUE(s.ok()) << s.status();
+    server_ = *std::move(s);
+    address_ = "127.0.0.1:" + std::to_string(server_->port());
+#endif
+  }
+
+  // Runs factorctl with `args` (already shell-quoted where needed) and the
+  // environment prefix `env` ("FACTORD_SERVER=... ").
+  Run Factorctl(const std::string& args, const std::string& env = "") {
+    Run run;
+#ifdef FACTORCTL_PATH
+    // ctest runs tests in parallel: names unique to this process.
+    const std::string stem = ::testing::TempDir() + "/factorctl." +
+                             std::to_string(::getpid());
+    const std::string out = stem + ".out";
+    const std::string err = stem + ".err";
+    const std::string command = "env -u FACTORD_SERVER -u FACTORD_TOKEN " +
+                                env + " '" FACTORCTL_PATH "' " + args + " >'" +
+                                out + "' 2>'" + err + "'";
+    const int status = std::system(command.c_str());
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.out = ReadAll(out);
+    run.err = ReadAll(err);
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+#endif
+    return run;
+  }
+
+  std::string Server() { return "--server=" + address_; }
+
+  static Json ParseJson(const Run& run) {
+    Json json;
+    EXPECT_TRUE(JsonParser(run.out).ParseAll(&json))
+        << "not one JSON value: " << run.out;
+    EXPECT_EQ(json.type, Json::kObject);
+    // Exactly one object on one line.
+    EXPECT_EQ(run.out.find('\n'), run.out.size() - 1) << run.out;
+    return json;
+  }
+
+  std::unique_ptr<server::Server> server_;
+  std::string address_;
+};
+
+TEST_F(FactorctlTest, RunPrintsOneJsonObjectWithEveryKey) {
+  Run run = Factorctl("--json run " + testing::TestDataPath("494_bus.mtx") +
+                      " --method=block_jacobi --krylov=cg " + Server());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  Json j = ParseJson(run);
+  for (const char* key :
+       {"id", "n", "nnz", "method", "factor_status", "status",
+        "relative_residual", "backward_error", "iterations", "inertia",
+        "inertia_reliable", "perturbed_pivots", "two_by_two_pivots",
+        "nnz_factor", "analysis_reused", "timings"}) {
+    EXPECT_TRUE(j.Has(key)) << key << " missing in " << run.out;
+  }
+  EXPECT_EQ(j["id"].text.size(), 36u);  // a client-made UUID
+  EXPECT_EQ(j["n"].number, 494);
+  EXPECT_EQ(j["nnz"].number, 1080);  // the lower triangle of 494_bus
+  EXPECT_EQ(j["method"].text, "block_jacobi");
+  EXPECT_EQ(j["factor_status"].text, "ok");
+  EXPECT_EQ(j["status"].text, "converged");
+  EXPECT_EQ(j["relative_residual"].type, Json::kNumber);
+  EXPECT_LE(j["relative_residual"].number, 1e-8);
+  EXPECT_GT(j["iterations"].number, 0);
+  EXPECT_EQ(j["inertia_reliable"].type, Json::kBool);
+  for (const char* key : {"positive", "negative", "zero"}) {
+    EXPECT_TRUE(j["inertia"].Has(key)) << key;
+  }
+  const Json& t = j["timings"];
+  for (const char* key : {"upload_s", "preprocess_s", "analyze_s",
+                          "factorize_s", "solve_s", "total_s"}) {
+    ASSERT_TRUE(t.Has(key)) << key;
+    EXPECT_GE(t[key].number, 0) << key;
+  }
+  EXPECT_GE(t["total_s"].number, t["upload_s"].number);
+
+  // run releases the matrix afterwards.
+  Run list = Factorctl("list --json " + Server());
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(ParseJson(list)["matrices"].items.size(), 0u);
+}
+
+TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
+  const std::string env = "FACTORD_SERVER=" + address_;
+  Run up = Factorctl("--json upload " +
+                         testing::TestDataPath("resolve/A_spd01.mtx") +
+                         " --id=spd01 --structure=spd",
+                     env);
+  ASSERT_EQ(up.exit_code, 0) << up.err;
+  Json u = ParseJson(up);
+  EXPECT_EQ(u["id"].text, "spd01");
+  EXPECT_EQ(u["n"].number, 1024);
+  EXPECT_EQ(u["structure"].text, "spd_lower");
+  EXPECT_TRUE(u["timings"].Has("upload_s"));
+
+  Run fac = Factorctl("factorize --json --id spd01 --method=block_jacobi", env);
+  ASSERT_EQ(fac.exit_code, 0) << fac.err;
+  EXPECT_EQ(ParseJson(fac)["method"].text, "block_jacobi");
+
+  const std::string solution =
+      ::testing::TempDir() + "/x." + std::to_string(::getpid()) + ".txt";
+  Run sol = Factorctl("solve --id=spd01 --krylov=cg --json --rhs=" +
+                          testing::TestDataPath("resolve/b_spd01.mtx") +
+                          " --solution=" + solution,
+                      env);
+  ASSERT_EQ(sol.exit_code, 0) << sol.err;
+  Json s = ParseJson(sol);
+  EXPECT_EQ(s["status"].text, "converged");
+  EXPECT_LE(s["relative_residual"].number, 1e-8);
+  EXPECT_EQ(s["n"].number, 1024);
+  EXPECT_TRUE(s["timings"].Has("solve_s"));
+  std::istringstream x(ReadAll(solution));
+  int lines = 0;
+  for (std::string line; std::getline(x, line);) ++lines;
+  EXPECT_EQ(lines, 1024);
+
+  // Without --json: a readable summary.
+  Run text = Factorctl("solve --id=spd01 --krylov=cg", env);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("relative residual"), std::string::npos) << text.out;
+
+  Run list = Factorctl("list --json", env);
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  Json l = ParseJson(list);
+  ASSERT_EQ(l["matrices"].items.size(), 1u);
+  EXPECT_EQ(l["matrices"].items[0]["id"].text, "spd01");
+
+  Run info = Factorctl("info --json", env);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_EQ(ParseJson(info)["backend"].text, "cpu");
+
+  Run rel = Factorctl("release --json --id=spd01", env);
+  ASSERT_EQ(rel.exit_code, 0) << rel.err;
+  EXPECT_GT(ParseJson(rel)["bytes_freed"].number, 0);
+}
+
+TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
+  const std::string bad =
+      ::testing::TempDir() + "/bad." + std::to_string(::getpid()) + ".mtx";
+  {
+    std::ofstream f(bad);
+    f << "%%MatrixMarket matrix coordinate real general\n"
+         "5 5 2\n1 1 1.0\n2 0 3.0\n";
+  }
+  Run r = Factorctl("--json run " + bad + " " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT: line 4:", 0), 0u) << r.err;
+
+  r = Factorctl("run /no/such/file.mtx " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+
+  r = Factorctl("factorize --id=unknown " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("NOT_FOUND:", 0), 0u) << r.err;
+
+  r = Factorctl("run " + testing::TestDataPath("494_bus.mtx") +
+                " --method=cholesky " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+
+  r = Factorctl("run " + testing::TestDataPath("494_bus.mtx") + " --rhs=" +
+                testing::TestDataPath("resolve/b_spd01.mtx") + " " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+
+  r = Factorctl("--bogus list " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+}
+
+}  // namespace
+}  // namespace factord::factorctl

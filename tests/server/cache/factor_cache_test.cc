@@ -1,0 +1,246 @@
+#include "server/cache/factor_cache.h"
+
+#include <memory>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace factord::server {
+namespace {
+
+// A matrix whose CSR arrays take about `bytes` bytes (12 bytes per entry).
+std::shared_ptr<const CsrMatrix> MatrixOfBytes(int64_t bytes) {
+  auto a = std::make_shared<CsrMatrix>();
+  const int64_t nnz = bytes / 12;
+  a->rows = a->cols = 1;
+  a->row_ptr = {0, nnz};
+  a->col_idx.assign(nnz, 0);
+  a->values.assign(nnz, 1.0);
+  return a;
+}
+
+class FakeAnalysis : public Analysis {
+ public:
+  explicit FakeAnalysis(int64_t bytes) : bytes_(bytes) {}
+  Method method() const override { return Method::kLu; }
+  int64_t bytes() const override { return bytes_; }
+  int64_t factor_bytes_estimate() const override { return 0; }
+
+ private:
+  int64_t bytes_;
+};
+
+class FakeFactorization : public Factorization {
+ public:
+  explicit FakeFactorization(int64_t bytes) : bytes_(bytes) {}
+  const FactorReport& report() const override { return report_; }
+  int64_t bytes() const override { return bytes_; }
+  absl::Status Solve(std::span<const double>, std::span<double>,
+                     const SolveOptions&, const ExecContext&,
+                     SolveReport*) const override {
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t bytes_;
+  FactorReport report_;
+};
+
+struct FakeClock {
+  absl::Time now = absl::FromUnixSeconds(1000);
+};
+
+FactorCache::Options TestOptions(int64_t budget, FakeClock* clock,
+                                 int64_t* evictions) {
+  FactorCache::Options o;
+  o.budget_bytes = budget;
+  o.idle_ttl = absl::Minutes(10);
+  o.now = [clock] { return clock->now; };
+  o.on_evict = [evictions](int64_t n) { *evictions += n; };
+  return o;
+}
+
+std::vector<std::string> Ids(const FactorCache& cache) {
+  std::vector<std::string> ids;
+  for (const CacheEntry& e : cache.List()) ids.push_back(e.id);
+  return ids;
+}
+
+TEST(FactorCache, LookupUnknownIsNotFound) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
+  EXPECT_EQ(cache.Lookup("nope").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(cache.Release("nope").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(FactorCache, EvictsLeastRecentlyUsedFirst) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(3000, &clock, &evictions));
+  auto m = MatrixOfBytes(1200);  // 1200 + 16 bytes of row pointers
+  ASSERT_TRUE(cache.InsertMatrix("a", m, 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix("b", m, 1, 0).ok());
+  EXPECT_EQ(Ids(cache), (std::vector<std::string>{"b", "a"}));
+  ASSERT_TRUE(cache.Lookup("a").ok());  // a is now the most recent
+  EXPECT_EQ(Ids(cache), (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(cache.InsertMatrix("c", m, 1, 0).ok());  // evicts b
+  EXPECT_EQ(Ids(cache), (std::vector<std::string>{"c", "a"}));
+  EXPECT_EQ(cache.Lookup("b").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(evictions, 1);
+  EXPECT_EQ(cache.entries(), 2);
+  EXPECT_EQ(cache.bytes(), 2 * m->bytes());
+}
+
+TEST(FactorCache, RefusesAnEntryOverTheWholeBudget) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1000, &clock, &evictions));
+  ASSERT_TRUE(cache.InsertMatrix("small", MatrixOfBytes(120), 1, 0).ok());
+  absl::Status s = cache.InsertMatrix("big", MatrixOfBytes(1200), 1, 0);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(s.message().find("cache_bytes = 1000"), absl::string_view::npos)
+      << s;
+  EXPECT_TRUE(cache.Lookup("small").ok());  // nothing was evicted for it
+  EXPECT_EQ(evictions, 0);
+}
+
+TEST(FactorCache, FactorizationBytesCountAndEvictOthers) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(10'000, &clock, &evictions));
+  auto m = MatrixOfBytes(1200);
+  ASSERT_TRUE(cache.InsertMatrix("old", m, 7, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix("new", m, 7, 0).ok());
+  auto analysis = std::make_shared<FakeAnalysis>(500);
+  auto factor = std::make_shared<FakeFactorization>(6000);
+  absl::StatusOr<CacheEntry> stored =
+      cache.StoreFactorization("new", 0, analysis, factor, Method::kLu, true);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_FALSE(stored->stale);
+  EXPECT_EQ(stored->bytes(), m->bytes() + 500 + 6000);
+  EXPECT_TRUE(cache.Lookup("old").ok());
+  // A second factorization that no longer fits beside "old" evicts it.
+  auto bigger = std::make_shared<FakeFactorization>(8000);
+  ASSERT_TRUE(
+      cache.StoreFactorization("new", 0, analysis, bigger, Method::kLu, true)
+          .ok());
+  EXPECT_EQ(cache.Lookup("old").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(cache.bytes(), m->bytes() + 500 + 8000);
+  // And one that cannot fit at all is refused, keeping what was there.
+  auto huge = std::make_shared<FakeFactorization>(20'000);
+  EXPECT_EQ(
+      cache.StoreFactorization("new", 0, analysis, huge, Method::kLu, true)
+          .status()
+          .code(),
+      absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(cache.Lookup("new")->factorization, bigger);
+}
+
+TEST(FactorCache, InUseEntrySurvivesEviction) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(2000, &clock, &evictions));
+  ASSERT_TRUE(cache.InsertMatrix("a", MatrixOfBytes(1200), 1, 0).ok());
+  auto factor = std::make_shared<FakeFactorization>(100);
+  ASSERT_TRUE(
+      cache.StoreFactorization("a", 0, nullptr, factor, Method::kLu, true)
+          .ok());
+  absl::StatusOr<CacheEntry> in_use = cache.Lookup("a");  // a solve holds it
+  ASSERT_TRUE(in_use.ok());
+  std::weak_ptr<const Factorization> weak = in_use->factorization;
+  factor.reset();
+  ASSERT_TRUE(cache.InsertMatrix("b", MatrixOfBytes(1200), 2, 0).ok());
+  EXPECT_EQ(cache.Lookup("a").status().code(), absl::StatusCode::kNotFound);
+  // The snapshot still works: matrix and factorization are alive.
+  EXPECT_FALSE(weak.expired());
+  EXPECT_EQ(in_use->matrix->nnz(), 100);
+  in_use = absl::NotFoundError("done");
+  EXPECT_TRUE(weak.expired());  // freed when the last user lets go
+}
+
+TEST(FactorCache, ReplaceValuesMarksStaleAndChecksPattern) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
+  auto m = MatrixOfBytes(120);
+  ASSERT_TRUE(cache.InsertMatrix("a", m, 42, 0).ok());
+  auto factor = std::make_shared<FakeFactorization>(10);
+  ASSERT_TRUE(
+      cache.StoreFactorization("a", 0, nullptr, factor, Method::kLu, true)
+          .ok());
+  EXPECT_FALSE(cache.Lookup("a")->stale);
+  absl::StatusOr<CacheEntry> updated = cache.ReplaceValues("a", m, 42, 99);
+  ASSERT_TRUE(updated.ok());
+  EXPECT_TRUE(updated->stale);
+  EXPECT_EQ(updated->values_version, 1u);
+  EXPECT_EQ(updated->bytes_received, 99);
+  EXPECT_EQ(cache.ReplaceValues("a", m, 43, 0).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  // A factorization computed from version 0 lands stale.
+  absl::StatusOr<CacheEntry> late =
+      cache.StoreFactorization("a", 0, nullptr, factor, Method::kLu, true);
+  ASSERT_TRUE(late.ok());
+  EXPECT_TRUE(late->stale);
+  absl::StatusOr<CacheEntry> fresh =
+      cache.StoreFactorization("a", 1, nullptr, factor, Method::kLu, true);
+  EXPECT_FALSE(fresh->stale);
+}
+
+TEST(FactorCache, ReuploadOfSamePatternKeepsAnalysis) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
+  auto m = MatrixOfBytes(120);
+  ASSERT_TRUE(cache.InsertMatrix("a", m, 5, 0).ok());
+  auto analysis = std::make_shared<FakeAnalysis>(10);
+  ASSERT_TRUE(cache
+                  .StoreFactorization("a", 0, analysis,
+                                      std::make_shared<FakeFactorization>(10),
+                                      Method::kLu, true)
+                  .ok());
+  ASSERT_TRUE(cache.InsertMatrix("a", m, 5, 0).ok());
+  absl::StatusOr<CacheEntry> e = cache.Lookup("a");
+  EXPECT_EQ(e->analysis, analysis);
+  EXPECT_EQ(e->factorization, nullptr);
+  ASSERT_TRUE(cache.InsertMatrix("a", m, 6, 0).ok());  // another pattern
+  EXPECT_EQ(cache.Lookup("a")->analysis, nullptr);
+  EXPECT_EQ(cache.bytes(), m->bytes());
+}
+
+TEST(FactorCache, IdleTtlSweepsOnlyStaleEntries) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
+  auto m = MatrixOfBytes(120);
+  ASSERT_TRUE(cache.InsertMatrix("old", m, 1, 0).ok());
+  clock.now += absl::Minutes(6);
+  ASSERT_TRUE(cache.InsertMatrix("young", m, 1, 0).ok());
+  clock.now += absl::Minutes(5);  // old idle 11 min, young 5 min
+  EXPECT_EQ(cache.SweepIdle(), 1);
+  EXPECT_EQ(Ids(cache), (std::vector<std::string>{"young"}));
+  EXPECT_EQ(evictions, 1);
+  ASSERT_TRUE(cache.Lookup("young").ok());  // use refreshes the clock
+  clock.now += absl::Minutes(9);
+  EXPECT_EQ(cache.SweepIdle(), 0);
+  clock.now += absl::Minutes(2);
+  EXPECT_EQ(cache.SweepIdle(), 1);
+  EXPECT_EQ(cache.entries(), 0);
+  EXPECT_EQ(cache.bytes(), 0);
+}
+
+TEST(FactorCache, ReleaseReturnsBytesAndDoesNotCountAsEviction) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
+  auto m = MatrixOfBytes(120);
+  ASSERT_TRUE(cache.InsertMatrix("a", m, 1, 0).ok());
+  absl::StatusOr<int64_t> freed = cache.Release("a");
+  ASSERT_TRUE(freed.ok());
+  EXPECT_EQ(*freed, m->bytes());
+  EXPECT_EQ(cache.bytes(), 0);
+  EXPECT_EQ(evictions, 0);
+}
+
+}  // namespace
+}  // namespace factord::server

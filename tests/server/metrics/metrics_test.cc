@@ -1,0 +1,99 @@
+#include "server/metrics/metrics.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "httplib.h"
+#include "server/metrics/metrics_http.h"
+
+namespace factord::server {
+namespace {
+
+bool Contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+TEST(Metrics, ScrapeHasEveryFamilyAndTheRecordedValues) {
+  Metrics m("9.9.9", "cpu");
+  m.SetGaugeSource([] {
+    GaugeSnapshot g;
+    g.cache_bytes = 1234;
+    g.cache_entries = 2;
+    g.queue_length = 3;
+    return g;
+  });
+  m.ObserveRpc("Factorize", "INVALID_ARGUMENT", 0.01);
+  m.ObserveFactorize("lu", "cpu", 0.2);
+  m.ObserveSolve("lu", "cpu", 0.05, 12, 1e-12);
+  m.CacheHit();
+  m.CacheMiss();
+  m.CacheEvictions(4);
+  m.AnalysisReused();
+  m.ReceivedBytes(4096);
+  m.InflightChange(+1);
+  const std::string text = m.Scrape();
+  for (const char* family :
+       {"factord_rpc_requests_total", "factord_rpc_duration_seconds",
+        "factord_factorize_duration_seconds", "factord_solve_duration_seconds",
+        "factord_solve_iterations", "factord_solve_relative_residual",
+        "factord_cache_bytes", "factord_cache_entries",
+        "factord_cache_hits_total", "factord_cache_misses_total",
+        "factord_cache_evictions_total", "factord_analysis_reused_total",
+        "factord_received_bytes_total", "factord_device_memory_bytes",
+        "factord_build_info", "factord_queue_length",
+        "factord_inflight_requests"}) {
+    EXPECT_TRUE(Contains(text, std::string("# TYPE ") + family)) << family;
+  }
+  EXPECT_TRUE(Contains(text,
+                       "factord_rpc_requests_total{code=\"INVALID_ARGUMENT\","
+                       "method=\"Factorize\"} 1"))
+      << text;
+  EXPECT_TRUE(Contains(text, "factord_cache_bytes 1234"));
+  EXPECT_TRUE(Contains(text, "factord_queue_length 3"));
+  EXPECT_TRUE(Contains(text, "factord_cache_evictions_total 4"));
+  EXPECT_TRUE(Contains(text, "factord_received_bytes_total 4096"));
+  EXPECT_TRUE(Contains(text, "factord_inflight_requests 1"));
+  EXPECT_TRUE(Contains(
+      text, "factord_build_info{backend=\"cpu\",version=\"9.9.9\"} 1"));
+  EXPECT_TRUE(Contains(text, "factord_solve_iterations_count 1"));
+}
+
+TEST(MetricsHttp, ServesMetricsAndPassesPromtool) {
+  Metrics m("0.1.0", "cpu");
+  m.ObserveFactorize("lu", "cpu", 0.2);
+  m.ObserveSolve("lu", "cpu", 0.05, 12, 1e-12);
+  absl::StatusOr<std::unique_ptr<MetricsHttpServer>> http =
+      MetricsHttpServer::Start("127.0.0.1:0", &m);
+  ASSERT_TRUE(http.ok()) << http.status();
+  ASSERT_GT((*http)->port(), 0);
+  httplib::Client client("127.0.0.1", (*http)->port());
+  auto res = client.Get("/metrics");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_TRUE(Contains(res->get_header_value("Content-Type"), "text/plain"));
+  EXPECT_TRUE(Contains(res->body, "factord_solve_duration_seconds_bucket"));
+  EXPECT_EQ(client.Get("/other")->status, 404);
+
+  if (std::system("command -v promtool > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "promtool not installed (Debian package prometheus): "
+                    "the exposition format was not checked";
+  }
+  const std::string path = ::testing::TempDir() + "/factord_metrics.txt";
+  std::ofstream(path) << res->body;
+  const std::string cmd =
+      "promtool check metrics < " + path + " > /dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << res->body;
+  std::remove(path.c_str());
+}
+
+TEST(MetricsHttp, BadAddressIsAnError) {
+  Metrics m("0.1.0", "cpu");
+  EXPECT_EQ(MetricsHttpServer::Start("nonsense", &m).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace factord::server

@@ -1,0 +1,151 @@
+// The Server object: start-up checks, shutdown, and resident memory after
+// many rejected uploads (issue 2, "done when").
+#include "server/server.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <limits>
+
+#include "httplib.h"
+#include "server/service_fixture.h"
+
+namespace factord::server::testing {
+namespace {
+
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+TEST(ServerStart, RejectsBadConfigAndCuda) {
+  ServerConfig c = TestConfig();
+  c.backend = "cuda";
+  absl::Status s = Server::Start(c).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("CUDA"), absl::string_view::npos) << s;
+  c.backend = "tpu";
+  EXPECT_EQ(Server::Start(c).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  c = TestConfig();
+  c.workers = 0;
+  EXPECT_EQ(Server::Start(c).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ServerStart, PortsAreReportedAndMetricsCanBeDisabled) {
+  ServerConfig c = TestConfig();
+  c.metrics_listen = "";
+  auto server = Server::Start(c);
+  ASSERT_TRUE(server.ok()) << server.status();
+  EXPECT_GT((*server)->port(), 0);
+  EXPECT_EQ((*server)->metrics_port(), 0);
+  (*server)->Shutdown(absl::Seconds(1));
+  (*server)->Shutdown(absl::Seconds(1));  // idempotent
+  (*server)->Wait();
+}
+
+TEST_F(ServiceTest, MetricsEndpointHasTheFamiliesAfterTraffic) {
+  v1::MatrixInfo info;
+  ASSERT_TRUE(UploadCsr("m", Tridiagonal(30), 10, &info).ok());
+  v1::FactorizeReply fr;
+  grpc::Status s = Factorize("m", v1::METHOD_LU, &fr);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  std::map<uint32_t, Solution> out;
+  ASSERT_TRUE(Solve("m", {std::vector<double>(30, 1.0)}, 30, &out).ok());
+  EXPECT_EQ(Factorize("none", v1::METHOD_LU, &fr).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+
+  httplib::Client http("127.0.0.1", server_->metrics_port());
+  auto res = http.Get("/metrics");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200);
+  const std::string& text = res->body;
+  for (const char* needle : {
+           "factord_rpc_requests_total{code=\"OK\",method=\"UploadMatrix\"} 1",
+           "factord_rpc_requests_total{code=\"NOT_FOUND\",method=\"Factorize\"}"
+           " 1",
+           "factord_rpc_duration_seconds_bucket{method=\"Solve\"",
+           "factord_factorize_duration_seconds_count{backend=\"cpu\",method="
+           "\"lu\"} 1",
+           "factord_solve_duration_seconds_count{backend=\"cpu\",method=\"lu\"}"
+           " 1",
+           "factord_solve_iterations_count 1",
+           "factord_solve_relative_residual_count 1",
+           "factord_cache_entries 1",
+           "factord_cache_hits_total",
+           "factord_cache_misses_total 1",
+           "factord_cache_evictions_total 0",
+           "factord_analysis_reused_total 0",
+           "factord_device_memory_bytes 0",
+           "factord_queue_length 0",
+           "factord_inflight_requests 0",
+           "factord_build_info{backend=\"cpu\"",
+       }) {
+    EXPECT_NE(text.find(needle), std::string::npos) << needle;
+  }
+  EXPECT_EQ(text.find("m\""), std::string::npos)
+      << "a matrix id leaked into labels";
+  const std::string bytes_line = "factord_received_bytes_total ";
+  ASSERT_NE(text.find(bytes_line), std::string::npos);
+  EXPECT_GT(std::stod(text.substr(text.find(bytes_line) + bytes_line.size())),
+            0);
+  EXPECT_GT(std::stod(text.substr(text.find("factord_cache_bytes ") + 20)), 0);
+}
+
+TEST_F(ServiceTest, ResidentMemoryStaysFlatOver1000RejectedUploads) {
+  // Each rejected upload carries a partial matrix of 2000 rows (about 72
+  // KiB) that must be dropped with the stream.
+  const CsrMatrix a = Tridiagonal(4000);
+  auto bad_upload = [&](int i) {
+    std::vector<v1::UploadRequest> m;
+    v1::UploadRequest header;
+    header.mutable_header()->set_id("bad");
+    header.mutable_header()->set_n(a.rows);
+    header.mutable_header()->set_nnz(a.nnz());
+    m.push_back(header);
+    v1::UploadRequest chunk;
+    for (int r = 0; r < 2000; ++r) {
+      chunk.mutable_csr()->add_row_nnz(a.row_ptr[r + 1] - a.row_ptr[r]);
+    }
+    for (int64_t k = 0; k < a.row_ptr[2000]; ++k) {
+      chunk.mutable_csr()->add_col_idx(a.col_idx[k]);
+      chunk.mutable_csr()->add_values(a.values[k]);
+    }
+    switch (i % 3) {
+      case 0:  // stops half way
+        break;
+      case 1:  // a NaN at the end of the chunk
+        chunk.mutable_csr()->set_values(
+            chunk.csr().values_size() - 1,
+            std::numeric_limits<double>::quiet_NaN());
+        break;
+      case 2:  // a column out of range
+        chunk.mutable_csr()->set_col_idx(chunk.csr().col_idx_size() - 1, 4000);
+        break;
+    }
+    m.push_back(chunk);
+    return UploadRaw(m);
+  };
+  for (int i = 0; i < 100; ++i) {  // warm up gRPC's and malloc's pools
+    ASSERT_EQ(bad_upload(i).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  const int64_t before = ResidentBytes();
+  for (int i = 0; i < 1000; ++i) {
+    grpc::Status s = bad_upload(i);
+    ASSERT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << s.error_message();
+  }
+  const int64_t after = ResidentBytes();
+  EXPECT_LE(after, before * 11 / 10)
+      << "resident memory grew from " << before << " to " << after << " bytes";
+  // And the daemon still serves.
+  v1::MatrixInfo info;
+  ASSERT_TRUE(UploadCsr("good", a, 1000, &info).ok());
+  EXPECT_EQ(info.nnz(), a.nnz());
+}
+
+}  // namespace
+}  // namespace factord::server::testing
