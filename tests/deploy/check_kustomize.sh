@@ -3,10 +3,10 @@
 # kubectl >= 1.27 is needed (kustomize v5: `labels`, `patches`); Debian 12's
 # kubernetes-client is 1.20 and cannot build them.
 source "$(dirname "$0")/lib.sh"
-need_tool kubectl "kubectl >= 1.27 (not in Debian 12, whose kubernetes-client is 1.20)"
+need_kubectl
 for dir in base overlays/gpu overlays/cpu; do
   out="$TMP/$(echo "$dir" | tr / _).yaml"
-  kubectl kustomize "$DEPLOY/k8s/$dir" > "$out" 2> "$TMP/err" ||
+  "$KUBECTL" kustomize "$DEPLOY/k8s/$dir" > "$out" 2> "$TMP/err" ||
     { cat "$TMP/err" >&2; fail "kubectl kustomize deploy/k8s/$dir"; }
   if [ -s "$TMP/err" ]; then
     cat "$TMP/err" >&2

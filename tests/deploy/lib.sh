@@ -38,6 +38,22 @@ need_tool() {
     fail "$1 not found: $2 (scripts/install_ops_tools.sh installs what it can)"
 }
 
+# need_kubectl: sets KUBECTL to a kubectl >= 1.27 (kustomize v5): the one on
+# PATH, else the one install_ops_tools.sh unpacked into tests/deploy/tools.
+need_kubectl() {
+  local candidate minor
+  for candidate in "$(command -v kubectl || true)" "$HERE/tools/bin/kubectl"; do
+    [ -n "$candidate" ] && [ -x "$candidate" ] || continue
+    minor="$("$candidate" version --client -o json 2>/dev/null |
+      sed -n 's/.*"minor": *"\([0-9]*\).*/\1/p' | head -n 1)"
+    if [ "${minor:-0}" -ge 27 ]; then
+      KUBECTL="$candidate"
+      return 0
+    fi
+  done
+  fail "no kubectl >= 1.27 (Debian 12's kubernetes-client is 1.20): run scripts/install_ops_tools.sh"
+}
+
 need_node_modules() {
   need_tool node "Debian package nodejs"
   [ -d "$HERE/node_modules/kubernetes-models" ] &&

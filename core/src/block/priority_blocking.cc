@@ -62,8 +62,8 @@ PriorityBlocks PriorityAmalgamation(const CsrMatrix& a,
   }
   std::vector<int32_t> position(n);
   for (int64_t p = 0; p < n; ++p) position[order[p]] = static_cast<int32_t>(p);
-  // Column 2-norms (S4 §3 scaling); a's pattern is symmetric for the
-  // matrices this serves, so row norms stand for column norms otherwise.
+  // Column 2-norms: the weights are the entries of C^{-1/2} A C^{-1/2}, the
+  // scaling S4 §3 applies before blocking.
   std::vector<double> column_norm(n, 0.0);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {

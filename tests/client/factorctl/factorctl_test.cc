@@ -176,7 +176,7 @@ class JsonParser {
   size_t pos_ = 0;
 };
 
-struct Run {
+struct Invocation {
   int exit_code = -1;
   std::string out;
   std::string err;
@@ -209,12 +209,12 @@ class FactorctlTest : public ::testing::Test {
 
   // Runs factorctl with `args` (already shell-quoted where needed) and the
   // environment prefix `env` ("FACTORD_SERVER=... ").
-  Run Factorctl(const std::string& args, const std::string& env = "") {
-    Run run;
+  Invocation Factorctl(const std::string& args, const std::string& env = "") {
+    Invocation run;
 #ifdef FACTORCTL_PATH
     // ctest runs tests in parallel: names unique to this process.
-    const std::string stem = ::testing::TempDir() + "/factorctl." +
-                             std::to_string(::getpid());
+    const std::string stem =
+        ::testing::TempDir() + "/factorctl." + std::to_string(::getpid());
     const std::string out = stem + ".out";
     const std::string err = stem + ".err";
     const std::string command = "env -u FACTORD_SERVER -u FACTORD_TOKEN " +
@@ -232,7 +232,7 @@ class FactorctlTest : public ::testing::Test {
 
   std::string Server() { return "--server=" + address_; }
 
-  static Json ParseJson(const Run& run) {
+  static Json ParseJson(const Invocation& run) {
     Json json;
     EXPECT_TRUE(JsonParser(run.out).ParseAll(&json))
         << "not one JSON value: " << run.out;
@@ -247,8 +247,9 @@ class FactorctlTest : public ::testing::Test {
 };
 
 TEST_F(FactorctlTest, RunPrintsOneJsonObjectWithEveryKey) {
-  Run run = Factorctl("--json run " + testing::TestDataPath("494_bus.mtx") +
-                      " --method=block_jacobi --krylov=cg " + Server());
+  Invocation run =
+      Factorctl("--json run " + testing::TestDataPath("494_bus.mtx") +
+                " --method=block_jacobi --krylov=cg " + Server());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
   Json j = ParseJson(run);
@@ -281,17 +282,17 @@ TEST_F(FactorctlTest, RunPrintsOneJsonObjectWithEveryKey) {
   EXPECT_GE(t["total_s"].number, t["upload_s"].number);
 
   // run releases the matrix afterwards.
-  Run list = Factorctl("list --json " + Server());
+  Invocation list = Factorctl("list --json " + Server());
   ASSERT_EQ(list.exit_code, 0) << list.err;
   EXPECT_EQ(ParseJson(list)["matrices"].items.size(), 0u);
 }
 
 TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
   const std::string env = "FACTORD_SERVER=" + address_;
-  Run up = Factorctl("--json upload " +
-                         testing::TestDataPath("resolve/A_spd01.mtx") +
-                         " --id=spd01 --structure=spd",
-                     env);
+  Invocation up = Factorctl("--json upload " +
+                                testing::TestDataPath("resolve/A_spd01.mtx") +
+                                " --id=spd01 --structure=spd",
+                            env);
   ASSERT_EQ(up.exit_code, 0) << up.err;
   Json u = ParseJson(up);
   EXPECT_EQ(u["id"].text, "spd01");
@@ -299,16 +300,17 @@ TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
   EXPECT_EQ(u["structure"].text, "spd_lower");
   EXPECT_TRUE(u["timings"].Has("upload_s"));
 
-  Run fac = Factorctl("factorize --json --id spd01 --method=block_jacobi", env);
+  Invocation fac =
+      Factorctl("factorize --json --id spd01 --method=block_jacobi", env);
   ASSERT_EQ(fac.exit_code, 0) << fac.err;
   EXPECT_EQ(ParseJson(fac)["method"].text, "block_jacobi");
 
   const std::string solution =
       ::testing::TempDir() + "/x." + std::to_string(::getpid()) + ".txt";
-  Run sol = Factorctl("solve --id=spd01 --krylov=cg --json --rhs=" +
-                          testing::TestDataPath("resolve/b_spd01.mtx") +
-                          " --solution=" + solution,
-                      env);
+  Invocation sol = Factorctl("solve --id=spd01 --krylov=cg --json --rhs=" +
+                                 testing::TestDataPath("resolve/b_spd01.mtx") +
+                                 " --solution=" + solution,
+                             env);
   ASSERT_EQ(sol.exit_code, 0) << sol.err;
   Json s = ParseJson(sol);
   EXPECT_EQ(s["status"].text, "converged");
@@ -321,21 +323,21 @@ TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
   EXPECT_EQ(lines, 1024);
 
   // Without --json: a readable summary.
-  Run text = Factorctl("solve --id=spd01 --krylov=cg", env);
+  Invocation text = Factorctl("solve --id=spd01 --krylov=cg", env);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("relative residual"), std::string::npos) << text.out;
 
-  Run list = Factorctl("list --json", env);
+  Invocation list = Factorctl("list --json", env);
   ASSERT_EQ(list.exit_code, 0) << list.err;
   Json l = ParseJson(list);
   ASSERT_EQ(l["matrices"].items.size(), 1u);
   EXPECT_EQ(l["matrices"].items[0]["id"].text, "spd01");
 
-  Run info = Factorctl("info --json", env);
+  Invocation info = Factorctl("info --json", env);
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_EQ(ParseJson(info)["backend"].text, "cpu");
 
-  Run rel = Factorctl("release --json --id=spd01", env);
+  Invocation rel = Factorctl("release --json --id=spd01", env);
   ASSERT_EQ(rel.exit_code, 0) << rel.err;
   EXPECT_GT(ParseJson(rel)["bytes_freed"].number, 0);
 }
@@ -348,7 +350,7 @@ TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
     f << "%%MatrixMarket matrix coordinate real general\n"
          "5 5 2\n1 1 1.0\n2 0 3.0\n";
   }
-  Run r = Factorctl("--json run " + bad + " " + Server());
+  Invocation r = Factorctl("--json run " + bad + " " + Server());
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT: line 4:", 0), 0u) << r.err;

@@ -53,17 +53,19 @@ TEST(LdltMethod, AntiDiagonalNeedsTwoByTwo) {
   }
 }
 
-TEST(LdltMethod, ZeroDiagonalWithStaticPivotingIsPerturbed) {
+TEST(LdltMethod, StaticPivotingFallsBackToTwoByTwoAtTheRoot) {
   FactorOptions options;
   options.pivoting = Pivoting::kStatic;
   auto run = RunLdlt(
       Share(LowerFromDense(2, {0, 1, 1, 0}, {true, false, true, true})),
       {3.0, 5.0}, options);
   ASSERT_TRUE(run.ok()) << run.status();
-  // Static pivoting takes no 2x2: the zero pivot is the last resort.
-  EXPECT_GT(run->factor.perturbed_pivots, 0);
-  EXPECT_FALSE(run->factor.inertia_reliable);
-  EXPECT_EQ(run->factor.status, FactorStatus::kPerturbed);
+  // Static pivoting takes no 2x2 in its threshold pass; the root's last
+  // resort tries a 2x2 before perturbing, which is exact here.
+  EXPECT_EQ(run->factor.perturbed_pivots, 0);
+  EXPECT_EQ(run->factor.two_by_two_pivots, 1);
+  ExpectInertia(run->factor.inertia, 1, 1, 0);
+  EXPECT_TRUE(run->factor.inertia_reliable);
 }
 
 TEST(LdltMethod, ZeroDiagonalIn3x3) {
@@ -124,7 +126,11 @@ TEST(LdltMethod, SingularIsReportedPerturbed) {
         LowerFromDense(3, {2, 0, 0, 0, 0, 0, 0, 0, 1},
                        {true, false, false, false, true, false, false, false,
                         true})}) {
-    auto run = RunLdlt(Share(a), {});
+    // b outside the range: no x can converge.
+    std::vector<double> b(a.rows, 0.0);
+    b[0] = 1.0;
+    b[a.rows - 1] = -1.0;
+    auto run = RunLdlt(Share(a), b);
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_EQ(run->factor.status, FactorStatus::kPerturbed);
     EXPECT_FALSE(run->factor.inertia_reliable);
@@ -133,20 +139,25 @@ TEST(LdltMethod, SingularIsReportedPerturbed) {
   }
 }
 
-TEST(LdltMethod, ShiftsChangeTheFactorizedMatrixOnly) {
-  // diag(-1, 1) + shifts (3 on the first, 0.5 on the rest): diag(2, 1.5).
+TEST(LdltMethod, ShiftsChangeTheFactorizedMatrix) {
+  // diag(-1, 1) + shifts (3 on the first, -2 on the rest): diag(2, -1).
   auto a = Share(LowerFromDense(2, {-1, 0, 0, 1}, {true, false, false, true}));
   FactorOptions options;
   options.shift_first = 3.0;
-  options.shift_rest = 0.5;
+  options.shift_rest = -2.0;
   options.shift_count = 1;
   auto run = RunLdlt(a, {1, 1}, options);
   ASSERT_TRUE(run.ok()) << run.status();
-  ExpectInertia(run->factor.inertia, 2, 0, 0);
-  // Refinement runs on the matrix as uploaded: x solves diag(-1, 1) x = b
-  // (the shifted factor is a preconditioner that converges here).
-  EXPECT_NEAR(run->x[0], -1.0, 1e-8);
-  EXPECT_NEAR(run->x[1], 1.0, 1e-8);
+  ExpectInertia(run->factor.inertia, 1, 1, 0);
+  // Small shifts: refinement on the matrix as uploaded converges to the
+  // unregularized solution (the residual reported is on that matrix).
+  options.shift_first = 1e-4;
+  options.shift_rest = -1e-4;
+  run = RunLdlt(a, {1, 1}, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ExpectInertia(run->factor.inertia, 1, 1, 0);
+  EXPECT_NEAR(run->x[0], -1.0, 1e-14);
+  EXPECT_NEAR(run->x[1], 1.0, 1e-14);
 }
 
 TEST(LdltMethod, RejectsGeneralMatrices) {

@@ -79,6 +79,57 @@ inline Inertia DenseInertia(int n, std::vector<double> a,
   return inertia;
 }
 
+}  // namespace factord::testing
+
+extern "C" void dsytrf_(const char* uplo, const int* n, double* a,
+                        const int* lda, int* ipiv, double* work,
+                        const int* lwork, int* info);
+
+namespace factord::testing {
+
+// Inertia of the symmetric-lower CSR matrix `a` from LAPACK's dense
+// Bunch-Kaufman dsytrf (an independent reference: another code, ordering
+// and pivoting). O(n^3): for n up to a few thousand.
+inline Inertia LapackInertia(const CsrMatrix& a) {
+  const int n = static_cast<int>(a.rows);
+  std::vector<double> dense(static_cast<size_t>(n) * n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const int j = a.col_idx[k];
+      dense[static_cast<size_t>(j) * n + i] = a.values[k];  // lower, col-major
+    }
+  }
+  std::vector<int> ipiv(n);
+  int lwork = 64 * n, info = 0;
+  std::vector<double> work(lwork);
+  dsytrf_("L", &n, dense.data(), &n, ipiv.data(), work.data(), &lwork, &info);
+  Inertia inertia;
+  for (int k = 0; k < n; ++k) {
+    const double d = dense[static_cast<size_t>(k) * n + k];
+    if (ipiv[k] < 0 && k + 1 < n) {  // 2x2 block
+      const double b = dense[static_cast<size_t>(k) * n + k + 1];
+      const double c = dense[static_cast<size_t>(k + 1) * n + k + 1];
+      const double det = d * c - b * b;
+      if (det < 0) {
+        ++inertia.positive;
+        ++inertia.negative;
+      } else if (d + c > 0) {
+        inertia.positive += 2;
+      } else {
+        inertia.negative += 2;
+      }
+      ++k;
+    } else if (d > 0) {
+      ++inertia.positive;
+    } else if (d < 0) {
+      ++inertia.negative;
+    } else {
+      ++inertia.zero;
+    }
+  }
+  return inertia;
+}
+
 struct LdltRun {
   FactorReport factor;
   SolveReport solve;

@@ -41,8 +41,8 @@ TEST(Cg, BitwiseReproducibleAcrossThreadCountsAndCloseToReference) {
     ExecContext ctx;
     ctx.threads = threads;
     std::vector<double> x(n, 0.0);
-    auto result = SolveCg(CsrOperator(a), IdentityPreconditioner(n), b, x, {},
-                          ctx);
+    auto result =
+        SolveCg(CsrOperator(a), IdentityPreconditioner(n), b, x, {}, ctx);
     ASSERT_TRUE(result.ok());
     EXPECT_EQ(result->status, SolveStatus::kConverged);
     solutions.push_back(x);

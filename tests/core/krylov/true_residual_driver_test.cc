@@ -77,6 +77,21 @@ TEST(TrueResidualDriver, BreakdownAtTheSolutionIsConverged) {
   EXPECT_EQ(result->status, SolveStatus::kConverged);
 }
 
+TEST(TrueResidualDriver, CycleWithoutProgressIsABreakdownNotAHang) {
+  const CsrMatrix a = Tridiagonal(2, 0, 1, 0);
+  const std::vector<double> b = {1, 1};
+  std::vector<double> x(2, 0.0);
+  auto idle = [](std::span<double>, std::span<const double>, double, int,
+                 double) -> absl::StatusOr<CycleOutcome> {
+    return CycleOutcome{};  // zero iterations, no flags
+  };
+  auto result =
+      RunWithTrueResidual("test", CsrOperator(a), IdentityPreconditioner(2), b,
+                          x, {}, ExecContext{}, idle);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->status, SolveStatus::kBreakdown);
+}
+
 TEST(TrueResidualDriver, NonFiniteInputsAreInvalidArgument) {
   const CsrMatrix a = Tridiagonal(2, 0, 1, 0);
   std::vector<double> x(2, 0.0);

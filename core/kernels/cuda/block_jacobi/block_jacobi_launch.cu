@@ -22,6 +22,7 @@
 #include "kernels/common/gauss_jordan.h"
 #include "kernels/cuda/block_jacobi/block_jacobi_launch.h"
 #include "kernels/cuda/cuda_launch.cuh"
+#include "kernels/cuda/register_array.cuh"
 
 namespace factord::kernels::cuda {
 namespace {
@@ -100,35 +101,38 @@ __global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
   int singular_step = __any_sync(kFullWarpMask, !finite) ? 0 : -1;
 
   int pivot_lane[kMaxBlock] = {};  // pivot_lane[k]: physical row of step k
-  int my_step = -1;           // the step at which this row was the pivot
-#pragma unroll
-  for (int k = 0; k < kMaxBlock; ++k) {
-    if (k >= m || singular_step >= 0) break;  // uniform across the warp
+  int my_step = -1;  // the step at which this row was the pivot
+  // The step loop is not unrolled (unrolling 32 x 32 shuffles makes ptxas
+  // take minutes); column k of the register array is reached by predicated
+  // selection (SelectEntry / SetEntry), which keeps every index static.
+#pragma unroll 1
+  for (int k = 0; k < m && singular_step < 0; ++k) {  // uniform across warp
+    const double row_k = SelectEntry(row, k);
     // Implicit pivoting (S3 §2.3): candidates are the unused rows; a NaN
     // candidate never wins, as in the host routine.
-    double best = (lane < m && my_step < 0 && row[k] == row[k]) ? fabs(row[k])
-                                                              : -1.0;
+    double best =
+        (lane < m && my_step < 0 && row_k == row_k) ? fabs(row_k) : -1.0;
     int p = lane;
     WarpArgMax(best, p);
-    const double d = __shfl_sync(kFullWarpMask, row[k], p);
+    const double d = __shfl_sync(kFullWarpMask, row_k, p);
     const double pivot_row_max = __shfl_sync(kFullWarpMask, row_max, p);
     if (best < 0 || !IsFiniteValue(d) || best == 0 ||
         best <= m * DBL_EPSILON * pivot_row_max) {
       singular_step = k;
       break;
     }
-    pivot_lane[k] = p;
+    SetEntry(pivot_lane, k, p);
     if (lane == p) my_step = k;
     // Jordan transformation (S3 Fig. 1): SCAL of the pivot column ...
-    if (lane != p) row[k] = -row[k] / d;
-    const double f = row[k];
+    const double f = (lane != p) ? -row_k / d : row_k;
+    SetEntry(row, k, f);
     // ... GER with the pivot row, broadcast one entry at a time ...
 #pragma unroll
     for (int j = 0; j < kMaxBlock; ++j) {
-      if (j >= m) break;
-      if (j == k) continue;
-      const double pivot_entry = __shfl_sync(kFullWarpMask, row[j], p);
-      if (lane != p && f != 0) row[j] += f * pivot_entry;
+      if (j < m && j != k) {  // uniform across the warp
+        const double pivot_entry = __shfl_sync(kFullWarpMask, row[j], p);
+        if (lane != p && f != 0) row[j] += f * pivot_entry;
+      }
     }
     // ... and SCAL of the pivot row.
     if (lane == p) {

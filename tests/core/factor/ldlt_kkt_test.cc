@@ -1,0 +1,204 @@
+// Method ldlt on the real KKT systems of ../shared/data/kkt (every problem,
+// 2x2 and 3x3 forms, every iteration) and on the saddle-point variant of
+// each 2x2 system (its (2,2) diagonal set to 0, entries kept), then on the
+// symmetric matrices with values in ../shared/data/matrices.
+//
+// Expected inertia from the structure the data README documents: the
+// leading rows have a negative diagonal (the (1,1) block -(H + D), negative
+// definite), the trailing rows a positive diagonal with no entry between
+// two trailing rows (D2, and in the 3x3 form the bound block). A symmetric
+// quasi-definite matrix [-E A^T; A F] has inertia (dim F, dim E, 0); the
+// saddle-point variant [-E A^T; A 0] has exactly dim E negative
+// eigenvalues (Haynsworth), and dim F positive ones when A has full rank.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "factord/base/timer.h"
+#include "factord/matrix/matrix_market.h"
+#include "gtest/gtest.h"
+#include "test_data.h"
+#include "tests/core/factor/ldlt_test_util.h"
+
+namespace factord {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct KktSystem {
+  std::string name;  // problem/form/iter
+  std::string matrix_path;
+  std::string rhs_path;
+};
+
+std::vector<KktSystem> FindKktSystems() {
+  std::vector<KktSystem> systems;
+  const fs::path root = testing::SharedDataPath("kkt");
+  if (!fs::exists(root)) return systems;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const fs::path path = entry.path();
+    if (path.extension() != ".mtx" || path.filename().string()[0] != 'K') {
+      continue;
+    }
+    std::string k = path.stem().string().substr(2);  // K_<k>
+    KktSystem system;
+    system.matrix_path = path.string();
+    system.rhs_path = (path.parent_path() / ("rhs_" + k + ".rhs")).string();
+    system.name = fs::relative(path.parent_path(), root).string();
+    systems.push_back(system);
+  }
+  std::sort(systems.begin(), systems.end(),
+            [](const KktSystem& a, const KktSystem& b) {
+              return a.name < b.name;
+            });
+  return systems;
+}
+
+// The number of leading negative-diagonal rows when `a` has the documented
+// KKT structure, or -1 (with the reason) when it does not.
+int64_t NegativeBlockSize(const CsrMatrix& a, std::string* why) {
+  const int64_t n = a.rows;
+  std::vector<double> diagonal(n, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (a.col_idx[k] == i) diagonal[i] = a.values[k];
+    }
+  }
+  int64_t n1 = 0;
+  while (n1 < n && diagonal[n1] < 0) ++n1;
+  for (int64_t i = n1; i < n; ++i) {
+    if (!(diagonal[i] > 0)) {
+      *why = absl::StrFormat("row %d: diagonal %g is not positive", i,
+                             diagonal[i]);
+      return -1;
+    }
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (a.col_idx[k] >= n1 && a.col_idx[k] != i) {
+        *why = absl::StrFormat("entry (%d, %d) couples two trailing rows", i,
+                               a.col_idx[k]);
+        return -1;
+      }
+    }
+  }
+  return n1;
+}
+
+// The saddle-point variant: trailing diagonal entries set to 0 (kept).
+CsrMatrix SaddlePoint(const CsrMatrix& a, int64_t n1) {
+  CsrMatrix s = a;
+  for (int64_t i = n1; i < a.rows; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (a.col_idx[k] == i) s.values[k] = 0.0;
+    }
+  }
+  return s;
+}
+
+void CheckSystem(const std::string& name, std::shared_ptr<const CsrMatrix> a,
+                 const std::vector<double>& b, int64_t expected_negative,
+                 int64_t expected_positive, double* worst_residual) {
+  Timer timer;
+  auto run = testing::RunLdlt(a, b);
+  const double seconds = timer.Seconds();
+  ASSERT_TRUE(run.ok()) << name << ": " << run.status();
+  const FactorReport& f = run->factor;
+  std::printf(
+      "%-34s n=%6lld  relres=%8.1e berr=%8.1e ref=%d  inertia=(%lld,%lld,%lld)"
+      " delayed=%lld 2x2=%lld pert=%lld nnzL=%lld  %.3fs\n",
+      name.c_str(), static_cast<long long>(a->rows),
+      run->solve.relative_residual, run->solve.backward_error,
+      run->solve.iterations, static_cast<long long>(f.inertia.positive),
+      static_cast<long long>(f.inertia.negative),
+      static_cast<long long>(f.inertia.zero),
+      static_cast<long long>(f.delayed_pivots),
+      static_cast<long long>(f.two_by_two_pivots),
+      static_cast<long long>(f.perturbed_pivots),
+      static_cast<long long>(f.nnz_factor), seconds);
+  *worst_residual = std::max(*worst_residual, run->solve.relative_residual);
+  EXPECT_LE(run->solve.relative_residual, 1e-10) << name;
+  EXPECT_TRUE(f.inertia_reliable) << name;
+  EXPECT_EQ(f.inertia.negative, expected_negative) << name;
+  EXPECT_EQ(f.inertia.positive, expected_positive) << name;
+  EXPECT_EQ(f.inertia.zero, 0) << name;
+}
+
+TEST(LdltKkt, EveryKktSystemAndItsSaddlePointVariant) {
+  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  const std::vector<KktSystem> systems = FindKktSystems();
+  ASSERT_GT(systems.size(), 50u);
+  Timer total;
+  double worst = 0;
+  for (const KktSystem& system : systems) {
+    auto a = ReadMatrixMarket(system.matrix_path);
+    ASSERT_TRUE(a.ok()) << system.matrix_path << ": " << a.status();
+    auto b = ReadDenseVector(system.rhs_path);
+    ASSERT_TRUE(b.ok()) << system.rhs_path << ": " << b.status();
+    std::string why;
+    const int64_t n1 = NegativeBlockSize(*a, &why);
+    ASSERT_GE(n1, 0) << system.name << ": not the documented KKT form: "
+                     << why;
+    const int64_t m = a->rows - n1;
+    auto shared = std::make_shared<const CsrMatrix>(*a);
+    CheckSystem(system.name, shared, *b, n1, m, &worst);
+    if (system.name.find("/2x2/") != std::string::npos) {
+      CheckSystem(system.name + " saddle",
+                  std::make_shared<const CsrMatrix>(SaddlePoint(*a, n1)), *b,
+                  n1, m, &worst);
+    }
+  }
+  std::printf("%zu KKT systems, worst relative residual %.2e, %.1f s\n",
+              systems.size(), worst, total.Seconds());
+}
+
+TEST(LdltKkt, SymmetricCollectionMatrices) {
+  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  double worst = 0;
+  for (const char* name : {"494_bus", "1138_bus", "bcsstk13"}) {
+    auto a = ReadMatrixMarket(
+        testing::SharedDataPath(std::string("matrices/") + name + ".mtx"));
+    ASSERT_TRUE(a.ok()) << name << ": " << a.status();
+    const int64_t n = a->rows;
+    // SPD: every pivot positive.
+    CheckSystem(name, std::make_shared<const CsrMatrix>(*std::move(a)), {}, 0,
+                n, &worst);
+  }
+  // Indefinite, hundreds of zero diagonal entries: inertia from LAPACK's
+  // dense Bunch-Kaufman on the same matrix.
+  for (const char* name :
+       {"hangGlider_2", "tumorAntiAngiogenesis_2", "reorientation_1"}) {
+    auto a = ReadMatrixMarket(
+        testing::SharedDataPath(std::string("matrices/") + name + ".mtx"));
+    ASSERT_TRUE(a.ok()) << name << ": " << a.status();
+    const Inertia expected = testing::LapackInertia(*a);
+    ASSERT_EQ(expected.zero, 0) << name;
+    CheckSystem(name, std::make_shared<const CsrMatrix>(*std::move(a)), {},
+                expected.negative, expected.positive, &worst);
+  }
+}
+
+TEST(LdltKkt, SingularZeniosIsFlagged) {
+  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/zenios.mtx"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  auto run = testing::RunLdlt(std::make_shared<const CsrMatrix>(*a), {});
+  ASSERT_TRUE(run.ok()) << run.status();
+  std::printf("zenios: status %d perturbed %lld inertia (%lld,%lld,%lld) "
+              "relres %.2e solve status %d\n",
+              static_cast<int>(run->factor.status),
+              static_cast<long long>(run->factor.perturbed_pivots),
+              static_cast<long long>(run->factor.inertia.positive),
+              static_cast<long long>(run->factor.inertia.negative),
+              static_cast<long long>(run->factor.inertia.zero),
+              run->solve.relative_residual,
+              static_cast<int>(run->solve.status));
+  EXPECT_NE(run->factor.status, FactorStatus::kOk);
+  EXPECT_FALSE(run->factor.inertia_reliable);
+  EXPECT_GT(run->factor.inertia.zero, 0);
+}
+
+}  // namespace
+}  // namespace factord
