@@ -13,6 +13,7 @@
 #
 # usage: scripts/ipm_sweep.sh --server=HOST:PORT [--bin=PATH/factord-ipm]
 #          [--data=DIR] [--method=ldlt] [--timeout=SECONDS] [--only=REGEX]
+#          [--extra="--primal_regularization=1e-10 ..."] (passed through)
 set -u
 
 server=""
@@ -21,6 +22,7 @@ data="$(cd "$(dirname "$0")/.." && pwd)/../shared/data"
 method="ldlt"
 timeout_s=900
 only=""
+extra=""
 for arg in "$@"; do
   case "$arg" in
     --server=*) server="${arg#*=}" ;;
@@ -29,6 +31,7 @@ for arg in "$@"; do
     --method=*) method="${arg#*=}" ;;
     --timeout=*) timeout_s="${arg#*=}" ;;
     --only=*) only="${arg#*=}" ;;
+    --extra=*) extra="${arg#*=}" ;;
     *) echo "unknown argument: $arg" >&2; exit 1 ;;
   esac
 done
@@ -71,7 +74,7 @@ for set in lp qp; do
     total[$set]=$((total[$set] + 1))
     start=$(date +%s.%N)
     output=$(timeout "$timeout_s" "$bin" --server="$server" --json \
-      --method="$method" "$file" 2>/tmp/ipm_sweep_err.$$)
+      --method="$method" $extra "$file" 2>/tmp/ipm_sweep_err.$$)
     code=$?
     seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" \
       'BEGIN { printf "%.1f", e - s }')

@@ -182,7 +182,11 @@ class Ipm {
 absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
                             bool* failed) {
   *failed = false;
-  matrix_.Fill(d, options_.primal_regularization, options_.dual_regularization);
+  const bool in_shifts = options_.regularization_in_shifts;
+  const double base_p = in_shifts ? options_.primal_regularization : 0.0;
+  const double base_d = in_shifts ? options_.dual_regularization : 0.0;
+  matrix_.Fill(d, in_shifts ? 0.0 : options_.primal_regularization,
+               in_shifts ? 0.0 : options_.dual_regularization);
   absl::Status status = kkt_.SetValues(matrix_.matrix());
   if (!status.ok()) return status;
   const int64_t n = f_.num_vars, m = f_.num_rows;
@@ -190,7 +194,7 @@ absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
   double shift = last_shift_ / 3 < 1e-10 ? 0 : last_shift_ / 3;
   while (true) {
     absl::StatusOr<KktFactorReport> report =
-        kkt_.Factorize(DiagonalShift{-shift, shift, n});
+        kkt_.Factorize(DiagonalShift{-(base_p + shift), base_d + shift, n});
     if (!report.ok()) return report.status();
     log->factorizations++;
     log->factorize_s += report->factorize_s;
@@ -355,6 +359,11 @@ absl::StatusOr<IpmResult> Ipm::Run(
     log.bytes_sent = kkt_.bytes_sent() - bytes_before;
     bytes_before = kkt_.bytes_sent();
     if (on_iteration) on_iteration(log);
+    if (getenv("IPM_DEBUG")) {  // TEMPORARY
+      int jm = 0;
+      for (int j = 0; j < n; ++j) if (std::abs(t.rd[j] / f_.col_scale[j]) > std::abs(t.rd[jm] / f_.col_scale[jm])) jm = j;
+      fprintf(stderr, "rd max j=%d kind=%d rd=%.3e x=%.3e z=%.3e w=%.3e s=%.3e c=%.3e cs=%.3e\n", jm, (int)f_.kind[jm], t.rd[jm] / f_.col_scale[jm], t.x[jm], t.z[jm], t.w[jm], t.s[jm], f_.c[jm], f_.col_scale[jm]);
+    }
     result.iterations = iteration;
     if (log.primal_infeasibility <= options_.tolerance &&
         log.dual_infeasibility <= options_.tolerance &&

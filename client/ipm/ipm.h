@@ -10,11 +10,11 @@
 // affine-scaling predictor, centring sigma = (mu_aff/mu)^3, corrector with
 // the second-order term; step lengths by fraction to the boundary (separate
 // primal and dual steps for LPs, one common step for QPs). Regularization
-// delta_p, delta_d is part of the values; when the factorization reports an
-// inertia other than (m, N, 0) or a bad status, the shifts are raised (x10)
-// and the matrix refactorized, as Ipopt does with MUMPS.
-// Stopping: relative primal and dual infeasibility and relative gap <= tol
-// (1e-8), measured on the unscaled problem. Infeasibility/unboundedness
+// delta_p, delta_d is applied as Factorize shifts (or in the values); when the
+// factorization reports an inertia other than (m, N, 0) or a bad status, the
+// shifts are raised (x10) and the matrix refactorized, as Ipopt does with
+// MUMPS. Stopping: relative primal and dual infeasibility and relative gap <=
+// tol (1e-8), measured on the unscaled problem. Infeasibility/unboundedness
 // detection is best-effort only: diverging iterates end the run.
 #ifndef FACTORD_CLIENT_IPM_IPM_H_
 #define FACTORD_CLIENT_IPM_IPM_H_
@@ -33,10 +33,16 @@ namespace factord::ipm {
 struct IpmOptions {
   int max_iterations = 200;
   double tolerance = 1e-8;
-  double primal_regularization = 1e-9;  // delta_p, in the values
-  double dual_regularization = 1e-9;    // delta_d, in the values
-  double step_fraction = 0.995;         // fraction to the boundary
-  double max_shift = 1e6;               // give up raising shifts above this
+  double primal_regularization = 1e-9;  // delta_p
+  double dual_regularization = 1e-9;    // delta_d
+  // Where delta_p, delta_d go. true: in the Factorize shifts only, so the
+  // uploaded values are the unregularized K and the server's iterative
+  // refinement (on the matrix as uploaded) removes the regularization error
+  // from the steps (the regularized factor acts as a preconditioner).
+  // false: in the uploaded values (for methods that take no shifts, lu).
+  bool regularization_in_shifts = true;
+  double step_fraction = 0.995;  // fraction to the boundary
+  double max_shift = 1e6;        // give up raising shifts above this
 };
 
 struct IterationLog {

@@ -34,6 +34,8 @@ struct Flags {
   std::string krylov = "none";
   int max_iterations = 200;
   double tolerance = 1e-8;
+  double primal_regularization = -1;  // < 0: IpmOptions default
+  double dual_regularization = -1;
 };
 
 // Quotes and control bytes escaped for a JSON string.
@@ -56,7 +58,8 @@ int Usage(const std::string& error) {
   std::fprintf(stderr,
                "%s\nusage: factord-ipm --server=HOST:PORT FILE.mps[.gz] "
                "[--json] [--method=ldlt] [--max_iterations=N] "
-               "[--tolerance=T] [--ordering=NAME] [--krylov=none]\n",
+               "[--tolerance=T] [--ordering=NAME] [--krylov=none] "
+               "[--primal_regularization=D] [--dual_regularization=D]\n",
                error.c_str());
   return 1;
 }
@@ -80,6 +83,16 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     } else if (value("max_iterations", &v)) {
       if (!absl::SimpleAtoi(v, &flags->max_iterations)) {
         *error = "bad --max_iterations";
+        return false;
+      }
+    } else if (value("primal_regularization", &v)) {
+      if (!absl::SimpleAtod(v, &flags->primal_regularization)) {
+        *error = "bad --primal_regularization";
+        return false;
+      }
+    } else if (value("dual_regularization", &v)) {
+      if (!absl::SimpleAtod(v, &flags->dual_regularization)) {
+        *error = "bad --dual_regularization";
         return false;
       }
     } else if (value("tolerance", &v)) {
@@ -131,6 +144,14 @@ int main(int argc, char** argv) {
   factord::ipm::IpmOptions options;
   options.max_iterations = flags.max_iterations;
   options.tolerance = flags.tolerance;
+  if (flags.primal_regularization >= 0) {
+    options.primal_regularization = flags.primal_regularization;
+  }
+  if (flags.dual_regularization >= 0) {
+    options.dual_regularization = flags.dual_regularization;
+  }
+  // lu takes no diagonal shifts: its regularization goes into the values.
+  options.regularization_in_shifts = flags.method != "lu";
   int64_t max_bytes_after_first = 0;
   bool all_reused = true;
   auto on_iteration = [&](const factord::ipm::IterationLog& log) {

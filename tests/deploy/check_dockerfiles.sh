@@ -60,8 +60,10 @@ for df in "${dockerfiles[@]}"; do
   [[ "$uid" =~ ^[0-9]+$ && "$uid" -ne 0 ]] ||
     fail "$name: final stage USER must be a numeric non-root uid (got '$user')"
   echo "ok $name: runs as uid $uid"
-  grep -qE '^EXPOSE .*\b50051\b' "$TMP/final" && grep -qE '^EXPOSE .*\b9464\b' "$TMP/final" ||
+  if ! grep -qE '^EXPOSE .*\b50051\b' "$TMP/final" ||
+     ! grep -qE '^EXPOSE .*\b9464\b' "$TMP/final"; then
     fail "$name: final stage must EXPOSE 50051 and 9464"
+  fi
   grep -qF 'ENTRYPOINT ["/opt/factord/bin/factord"]' "$TMP/final" ||
     fail "$name: ENTRYPOINT must be /opt/factord/bin/factord (collect_runtime.sh output)"
   grep -qE '^COPY --from=build /out/ /opt/factord/' "$TMP/final" ||

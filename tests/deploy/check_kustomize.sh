@@ -14,7 +14,8 @@ for dir in base overlays/gpu overlays/cpu; do
   fi
   kinds="$(grep -E '^kind: ' "$out" | sed 's/kind: //' | sort | tr '\n' ' ')"
   echo "ok deploy/k8s/$dir: $kinds"
-  for kind in ConfigMap Deployment PodDisruptionBudget Service ServiceAccount ServiceMonitor; do
+  for kind in ConfigMap Deployment PodDisruptionBudget PrometheusRule Service \
+      ServiceAccount ServiceMonitor; do
     grep -qx "kind: $kind" "$out" || fail "deploy/k8s/$dir renders no $kind"
   done
 done

@@ -1,6 +1,7 @@
 // Checks the routing-by-matrix-ID configuration in deploy/mesh: every request
 // naming a matrix must reach the pod that holds its factors, by a consistent
 // hash of the x-factord-matrix-id header the client library sends.
+//  - client/factord_client.h: the client sends that header;
 //  - istio-destinationrule.yaml: Istio schema (k8s_schema.mjs) and
 //    consistentHash.httpHeaderName on the factord Service.
 //  - envoy-ring-hash.yaml: no Envoy binary or schema is available offline,
@@ -8,6 +9,7 @@
 //    cluster hashing on the header, RING_HASH over the headless Service,
 //    HTTP/2 upstream, no route timeout cutting long RPCs.
 // Usage: node check_mesh.mjs DEPLOY_DIR
+import fs from "node:fs";
 import path from "node:path";
 import { loadDocs, validateAll } from "./k8s_schema.mjs";
 
@@ -26,6 +28,13 @@ const expect = (cond, what) => {
     failures++;
   }
 };
+
+// The header the client library sends (client/factord_client.h).
+const clientHeader = path.join(deployDir, "../client/factord_client.h");
+const sent = /kMatrixIdHeader\[\]\s*=\s*"([^"]+)"/.exec(
+    fs.existsSync(clientHeader) ? fs.readFileSync(clientHeader, "utf8") : "");
+expect(sent?.[1] === HEADER,
+       `the client library sends ${HEADER} (kMatrixIdHeader: ${sent?.[1]})`);
 
 // Istio.
 const istio = loadDocs(path.join(deployDir, "mesh/istio-destinationrule.yaml"));

@@ -138,6 +138,9 @@ const svcMetrics = svc?.spec.ports.find((p) => p.name === smPort);
 expect(svcMetrics && (svcMetrics.targetPort === "metrics" ||
                       svcMetrics.targetPort === 9464),
        `ServiceMonitor port ${smPort} reaches the metrics port`);
+const rule = one("PrometheusRule");
+expect(rule?.spec?.groups?.some((g) => g.rules.some((r) => r.alert === "FactordDown")),
+       "PrometheusRule with the factord alerts");
 const pdb = one("PodDisruptionBudget");
 expect(pdb && matches(pdb.spec.selector.matchLabels, podLabels),
        "PodDisruptionBudget selects the pods");

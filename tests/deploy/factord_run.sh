@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Starts factord on free loopback ports (sourced after lib.sh, not run).
 # start_factord BINARY [EXTRA_FLAGS...]: sets FACTORD_PID, GRPC_PORT,
 # METRICS_PORT, FACTORD_LOG; waits (at most 30 s) until /metrics answers.

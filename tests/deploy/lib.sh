@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # DEPLOY, KUBECTL: read by the checks
 # Shared by the tests/deploy/*.sh checks (sourced, not run).
 # Sets ROOT (the repository) and DEPLOY (ROOT/deploy); gives need_tool,
 # need_node_modules, free_port, wait_http and a temp dir removed on exit.

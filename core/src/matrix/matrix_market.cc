@@ -155,13 +155,16 @@ absl::Status ParseSizeLine(TextLines& lines, size_t text_size,
                        " exceeds the limit ", limits.max_dimension);
     }
   }
-  // The row pointer costs 8 bytes a row whatever the entries: refuse a size
-  // the input cannot plausibly describe instead of allocating it.
-  const int64_t row_budget =
-      std::max<int64_t>(int64_t{1} << 24, 16 * static_cast<int64_t>(text_size));
-  if (info->rows > row_budget) {
-    return LineError(n, info->rows, " rows is implausible for ", text_size,
-                     " bytes of input");
+  // The row pointer costs 8 bytes a row whatever the entries (and a dense
+  // vector 8 bytes a column): refuse a size the input cannot plausibly
+  // describe instead of allocating it.
+  const int64_t budget =
+      std::max<int64_t>(int64_t{1} << 20, 16 * static_cast<int64_t>(text_size));
+  for (int d = 0; d < 2; ++d) {
+    if (numbers[d] > budget) {
+      return LineError(n, numbers[d], d == 0 ? " rows" : " cols",
+                       " is implausible for ", text_size, " bytes of input");
+    }
   }
   if (info->symmetry != MatrixMarketSymmetry::kGeneral &&
       info->rows != info->cols) {

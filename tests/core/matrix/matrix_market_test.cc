@@ -182,6 +182,8 @@ TEST(MatrixMarket, SizeLineErrors) {
   // A lying header: nothing of its size is allocated.
   EXPECT_THAT(ErrorOf(header + "2000000000 2000000000 1\n1 1 1\n"),
               StartsWith("line 2: 2000000000 rows is implausible"));
+  EXPECT_THAT(ErrorOf(header + "1 2000000000 0\n"),
+              StartsWith("line 2: 2000000000 cols is implausible"));
   EXPECT_THAT(ErrorOf(header + "99999999999 1 1\n"),
               StartsWith("line 2: rows 99999999999 exceeds the limit"));
   MatrixMarketLimits limits;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "factord/matrix/matrix_market.h"
@@ -151,6 +152,32 @@ TEST(IterativeMethod, SingularBlocksAndZeroDiagonalsAreReported) {
     SolveReport solve;
     ASSERT_TRUE((*f)->Solve(b, x, {}, ExecContext{}, &solve).ok());
     for (double v : x) EXPECT_TRUE(std::isfinite(v));
+  }
+}
+
+TEST(IterativeMethod, ConcurrentSolvesShareOneFactorization) {
+  auto a = Load(TestDataPath("1138_bus.mtx"), true);
+  FactorOptions options;
+  options.method = Method::kBlockJacobi;
+  ExecContext ctx;
+  ctx.threads = 2;
+  auto analysis = Analyze(*a, options, ctx);
+  ASSERT_TRUE(analysis.ok());
+  auto f = Factorize(a, *analysis, options, ctx);
+  ASSERT_TRUE(f.ok());
+  const std::vector<double> b(a->rows, 1.0);
+  std::vector<std::vector<double>> x(3, std::vector<double>(a->rows, 0.0));
+  std::vector<SolveReport> reports(3);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      EXPECT_TRUE((*f)->Solve(b, x[t], {}, ctx, &reports[t]).ok());
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_EQ(reports[t].status, SolveStatus::kConverged);
+    EXPECT_EQ(x[t], x[0]);  // deterministic for a fixed thread count
   }
 }
 
