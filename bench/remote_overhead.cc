@@ -12,10 +12,10 @@
 //   - remote: a factord Server in this process on 127.0.0.1:0 driven through
 //     the client library: Upload + Factorize + Solve (+ Release), timed on
 //     the client side, with the server's own stage timings next to them.
-// Both use the same method, options and thread count. The server caches
-// analyses by pattern hash, so from the second repeat on the local side
-// reuses its analysis too; each stage is the minimum over the repeats. One
-// JSON line per matrix; ratio = remote / local.
+// Both use the same method, options and thread count. When the server
+// reports that it reused a cached analysis (same pattern hash), the local
+// side reuses its analysis in that repeat too; each stage is the minimum
+// over the repeats. One JSON line per matrix; ratio = remote / local.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -94,8 +94,9 @@ struct Outcome {
 
 absl::Status RunLocal(const std::shared_ptr<const CsrMatrix>& a,
                       const std::vector<double>& b, const Settings& settings,
-                      int threads, std::shared_ptr<const Analysis>* analysis,
-                      Outcome* out, std::vector<double>* x) {
+                      int threads, bool reuse_analysis,
+                      std::shared_ptr<const Analysis>* analysis, Outcome* out,
+                      std::vector<double>* x) {
   absl::StatusOr<Method> requested = ParseMethod(settings.method);
   absl::StatusOr<Krylov> krylov = ParseKrylov(settings.krylov);
   if (!requested.ok()) return requested.status();
@@ -108,7 +109,7 @@ absl::Status RunLocal(const std::shared_ptr<const CsrMatrix>& a,
   out->method = std::string(MethodName(options.method));
   Timer total;
   Timer timer;
-  if (*analysis == nullptr) {
+  if (*analysis == nullptr || !reuse_analysis) {
     absl::StatusOr<std::shared_ptr<const Analysis>> an =
         Analyze(*a, options, ctx);
     if (!an.ok()) return an.status();
@@ -205,9 +206,13 @@ Outcome RunCase(const Case& c, const Settings& settings, int threads,
   std::shared_ptr<const Analysis> analysis;
   std::vector<double> x_local, x_remote;
   for (int r = 0; r < settings.repeat; ++r) {
-    absl::Status s =
-        RunLocal(a, b, settings, threads, &analysis, &out, &x_local);
-    if (s.ok()) s = RunRemote(client, *a, b, settings, &out, &x_remote);
+    // Remote first: the local side reuses its analysis only when the
+    // server's cache did.
+    absl::Status s = RunRemote(client, *a, b, settings, &out, &x_remote);
+    if (s.ok()) {
+      s = RunLocal(a, b, settings, threads, out.analysis_reused, &analysis,
+                   &out, &x_local);
+    }
     if (!s.ok()) {
       out.error = s.ToString();
       return out;

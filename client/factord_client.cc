@@ -201,8 +201,12 @@ FactorizeResult FromProto(const pb::FactorizeReply& p) {
 }
 
 // Entries of a request message body that fit under the chunk budget.
-int64_t PayloadBytes(int64_t max_chunk_bytes) {
-  return std::max(max_chunk_bytes, kMinChunkBytes) - kMessageOverheadBytes;
+// `id_bytes`: the matrix id a message of the stream may carry. At least 64
+// bytes, so that every message makes progress whatever the id's length.
+int64_t PayloadBytes(int64_t max_chunk_bytes, size_t id_bytes = 0) {
+  return std::max<int64_t>(64, std::max(max_chunk_bytes, kMinChunkBytes) -
+                                   kMessageOverheadBytes -
+                                   static_cast<int64_t>(id_bytes));
 }
 
 absl::Status CheckCsr(const CsrArrays& m) {
@@ -262,9 +266,6 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(
       options.max_receive_message_bytes, std::numeric_limits<int>::max())));
-  args.SetMaxSendMessageSize(static_cast<int>(
-      std::min<int64_t>(std::max(options.max_chunk_bytes, kMinChunkBytes),
-                        std::numeric_limits<int>::max())));
   auto channel = std::make_unique<Channel>();
   channel->channel = grpc::CreateCustomChannel(
       std::string(target), grpc::InsecureChannelCredentials(), args);
@@ -389,7 +390,7 @@ absl::StatusOr<MatrixInfo> Client::UpdateValues(
   std::unique_ptr<grpc::ClientWriter<pb::UpdateValuesRequest>> writer =
       channel_->stub->UpdateValues(&context, &reply);
   const int64_t per_chunk =
-      PayloadBytes(options_.max_chunk_bytes) / kValueBytes;
+      PayloadBytes(options_.max_chunk_bytes, id.size()) / kValueBytes;
   const int64_t total = static_cast<int64_t>(values.size());
   int64_t offset = 0;
   bool open = true;
@@ -480,7 +481,7 @@ absl::StatusOr<std::vector<SolveResult>> Client::Solve(
   });
 
   const int64_t per_chunk =
-      PayloadBytes(options_.max_chunk_bytes) / kValueBytes;
+      PayloadBytes(options_.max_chunk_bytes, id.size()) / kValueBytes;
   bool open = true;
   bool first = true;
   for (size_t k = 0; k < rhs.size() && open; ++k) {

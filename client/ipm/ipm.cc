@@ -23,6 +23,9 @@ namespace factord::ipm {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Growth of the iterates, relative to the starting point, taken as
+// divergence by the infeasibility heuristics.
+constexpr double kDivergence = 1e12;
 
 double NormInf(const std::vector<double>& v) {
   double r = 0;
@@ -350,6 +353,7 @@ absl::StatusOr<IpmResult> Ipm::Run(
                   "starting point: factorization could not be repaired");
   }
   int stalled = 0;
+  double primal_size0 = 1, dual_size0 = 1;
   for (int iteration = 0;; ++iteration) {
     t.Residuals();
     log.iteration = iteration;
@@ -359,11 +363,6 @@ absl::StatusOr<IpmResult> Ipm::Run(
     log.bytes_sent = kkt_.bytes_sent() - bytes_before;
     bytes_before = kkt_.bytes_sent();
     if (on_iteration) on_iteration(log);
-    if (getenv("IPM_DEBUG")) {  // TEMPORARY
-      int jm = 0;
-      for (int j = 0; j < n; ++j) if (std::abs(t.rd[j] / f_.col_scale[j]) > std::abs(t.rd[jm] / f_.col_scale[jm])) jm = j;
-      fprintf(stderr, "rd max j=%d kind=%d rd=%.3e x=%.3e z=%.3e w=%.3e s=%.3e c=%.3e cs=%.3e\n", jm, (int)f_.kind[jm], t.rd[jm] / f_.col_scale[jm], t.x[jm], t.z[jm], t.w[jm], t.s[jm], f_.c[jm], f_.col_scale[jm]);
-    }
     result.iterations = iteration;
     if (log.primal_infeasibility <= options_.tolerance &&
         log.dual_infeasibility <= options_.tolerance &&
@@ -373,9 +372,26 @@ absl::StatusOr<IpmResult> Ipm::Run(
     if (!AllFinite(t.x) || !AllFinite(t.y) || !std::isfinite(t.mu)) {
       return finish(IpmStatus::kNumericalFailure, "non-finite iterate");
     }
-    if (std::max(NormInf(t.x), NormInf(t.y)) > 1e20 ||
-        std::max(NormInf(t.z), NormInf(t.s)) > 1e20) {
-      return finish(IpmStatus::kInfeasibleOrUnbounded, "diverging iterates");
+    // Best-effort detection: an infeasible problem drives the duals to
+    // infinity while the primal residual stays; an unbounded one the primal
+    // variables while the dual residual stays (Wright ch. 9 discusses the
+    // rigorous alternative, the homogeneous self-dual embedding).
+    const double primal_size = std::max(NormInf(t.x), NormInf(t.w));
+    const double dual_size =
+        std::max({NormInf(t.y), NormInf(t.z), NormInf(t.s)});
+    if (iteration == 0) {
+      primal_size0 = std::max(1.0, primal_size);
+      dual_size0 = std::max(1.0, dual_size);
+    }
+    if (dual_size > kDivergence * dual_size0 &&
+        log.primal_infeasibility > options_.tolerance) {
+      return finish(IpmStatus::kInfeasibleOrUnbounded,
+                    "primal infeasible? dual iterates diverge");
+    }
+    if (primal_size > kDivergence * primal_size0 &&
+        log.dual_infeasibility > options_.tolerance) {
+      return finish(IpmStatus::kInfeasibleOrUnbounded,
+                    "dual infeasible (unbounded)? primal iterates diverge");
     }
     if (iteration >= options_.max_iterations) {
       return finish(IpmStatus::kMaxIterations, "");
@@ -471,7 +487,9 @@ absl::StatusOr<IpmResult> SolveQp(
   absl::StatusOr<StandardForm> form = BuildStandardForm(problem);
   if (!form.ok()) return form.status();
   Ipm ipm(*form, kkt, options);
-  return ipm.Run(on_iteration);
+  absl::StatusOr<IpmResult> result = ipm.Run(on_iteration);
+  if (result.ok()) result->objective_constant = problem.objective_constant;
+  return result;
 }
 
 }  // namespace factord::ipm

@@ -196,14 +196,15 @@ int main(int argc, char** argv) {
     std::printf(
         "{\"status\":\"%s\",\"objective\":%.12e,\"iterations\":%d,"
         "\"problem\":\"%s\",\"method\":\"%s\",\"kkt_dim\":%lld,"
-        "\"kkt_nnz\":%lld,\"max_iteration_bytes\":%lld,"
+        "\"kkt_nnz\":%lld,\"objective_constant\":%.12e,"
+        "\"max_iteration_bytes\":%lld,"
         "\"iteration_byte_budget\":%.0f,\"within_budget\":%s,"
         "\"analysis_reused_after_first\":%s,\"message\":\"%s\"}\n",
         status, result->objective, result->iterations,
         JsonEscape(problem->name).c_str(),
         JsonEscape(kkt.method_used()).c_str(),
         static_cast<long long>(result->kkt_dim),
-        static_cast<long long>(result->kkt_nnz),
+        static_cast<long long>(result->kkt_nnz), result->objective_constant,
         static_cast<long long>(max_bytes_after_first), budget,
         max_bytes_after_first <= budget ? "true" : "false",
         all_reused ? "true" : "false", JsonEscape(result->message).c_str());

@@ -15,7 +15,7 @@ for flags in "$DEPLOY"/k8s/base/factord.flags "$DEPLOY"/k8s/overlays/*/factord.f
   start_factord "$factord" --flagfile="$flags"
   grep -q "port $GRPC_PORT" "$FACTORD_LOG" ||
     fail "$name: the loopback --listen after the flag file did not take effect"
-  stop_factord
-  echo "ok $name accepted by factord"
+  stop_factord --clean
+  echo "ok $name accepted by factord; drained and exited 0 on SIGTERM"
 done
 echo "flagfiles: all passed"

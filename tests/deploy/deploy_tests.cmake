@@ -38,6 +38,8 @@ if(TARGET factord)
   endif()
   factord_deploy_check(flagfiles
     ${FACTORD_DEPLOY_CHECKS}/check_flagfiles.sh $<TARGET_FILE:factord>)
+  factord_deploy_check(health_probes
+    ${FACTORD_DEPLOY_CHECKS}/check_health_probes.sh $<TARGET_FILE:factord>)
   factord_deploy_check(metrics_names
     ${FACTORD_DEPLOY_CHECKS}/check_metrics_names.sh $<TARGET_FILE:factord>
     ${factorctl_arg})
@@ -48,5 +50,5 @@ if(TARGET factord)
 else()
   # Not skipped silently: without the daemon these checks cannot run.
   factord_deploy_check(needs_factord sh -c
-    "echo 'no factord target: deploy.flagfiles, metrics_names, prometheus_scrape and collect_runtime cannot run' >&2; exit 1")
+    "echo 'no factord target: deploy.flagfiles, health_probes, metrics_names, prometheus_scrape and collect_runtime cannot run' >&2; exit 1")
 endif()

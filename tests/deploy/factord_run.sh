@@ -27,19 +27,30 @@ start_factord() {
       echo "factord pid $FACTORD_PID: gRPC 127.0.0.1:$GRPC_PORT, /metrics 127.0.0.1:$METRICS_PORT"
       return 0
     fi
-    # A port taken between free_port and bind: try new ports.
+    # A port taken between free_port and bind: try new ports; any other
+    # early exit (a bad flag, say) is the answer.
+    if ! grep -qiE 'address already in use|failed to (add|bind)|bind' "$FACTORD_LOG"; then
+      fail "factord exited at start: $(tail -n 5 "$FACTORD_LOG")"
+    fi
     cat "$FACTORD_LOG" >&2
   done
-  fail "factord did not start"
+  fail "factord did not start (ports taken three times)"
 }
 
-# stop_factord: SIGTERM, then it must drain and exit 0 within 15 s.
+# stop_factord [--clean]: SIGTERM; factord must exit within 15 s. With
+# --clean it must also exit 0: SIGTERM starts a drain (readiness NOT_SERVING,
+# in-flight RPCs finish), which the Kubernetes manifests rely on.
 stop_factord() {
   kill -TERM "$FACTORD_PID"
-  local start=$SECONDS
+  local start=$SECONDS status=0
   while kill -0 "$FACTORD_PID" 2>/dev/null; do
     [ $((SECONDS - start)) -lt 15 ] || fail "factord did not exit 15 s after SIGTERM"
     sleep 0.1
   done
-  wait "$FACTORD_PID" || fail "factord exited with status $? after SIGTERM"
+  wait "$FACTORD_PID" || status=$?
+  if [ "${1:-}" = --clean ] && [ "$status" -ne 0 ]; then
+    fail "factord exited with status $status on SIGTERM instead of draining and" \
+      "exiting 0 (status 143: killed by the signal, which a thread that does not" \
+      "block SIGTERM received)"
+  fi
 }

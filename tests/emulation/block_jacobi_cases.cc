@@ -7,7 +7,6 @@
 #include <random>
 #include <utility>
 
-
 namespace factord::emulation_testing {
 namespace {
 
@@ -117,25 +116,25 @@ BlockJacobiCase MakePlantedEdgeCases() {
   std::mt19937_64 rng(2024);
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<Dense> blocks = {
-      {4.0},                                    // size 1
-      {0.0},                                    // size 1, zero: singular
-      {0.0, 1.0, 1.0, 0.0},                     // zero leading pivot
-      {2.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0,  // indefinite, zero middle
-       2.0},                                    // diagonal: a 2x2 pivot
-      {0.0, 3.0, 3.0, 0.0},                     // a pure 2x2 pivot block
+      {4.0},                                     // size 1
+      {0.0},                                     // size 1, zero: singular
+      {0.0, 1.0, 1.0, 0.0},                      // zero leading pivot
+      {2.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0,   // indefinite, zero middle
+       2.0},                                     // diagonal: a 2x2 pivot
+      {0.0, 3.0, 3.0, 0.0},                      // a pure 2x2 pivot block
       {1.0, 2.0, 3.0, -1.0, 5.0, 1.0, 1.0, 1.0,  // tied |pivots| in
        7.0},                                     // column 0
-      {1.0, 2.0, 2.0, 4.0},                     // exactly singular
+      {1.0, 2.0, 2.0, 4.0},                      // exactly singular
       {1.0, 2.0, 3.0, 4.0, 2.0, 4.0, 6.0, 8.0, 0.5, 0.1, 0.2, 0.3, 1.0, 1.0,
-       1.0, 1.0},                               // rank deficient (row 1 = 2 row 0)
-      {1.0, inf, 0.0, 1.0},                     // non-finite entry
-      {1e-200, 1e200, 1e200, 1.0},              // extreme magnitudes
-      {1e-300, 0.0, 0.0, 1e-300},               // tiny but regular
-      {0.0, 0.0, 0.0, 5.0},                     // zero row and column
+       1.0, 1.0},                   // rank deficient (row 1 = 2 row 0)
+      {1.0, inf, 0.0, 1.0},         // non-finite entry
+      {1e-200, 1e200, 1e200, 1.0},  // extreme magnitudes
+      {1e-300, 0.0, 0.0, 1e-300},   // tiny but regular
+      {0.0, 0.0, 0.0, 5.0},         // zero row and column
   };
-  blocks.push_back(RandomDense(32, rng, 0.0, 8.0));   // full warp, dominant
-  blocks.push_back(RandomDense(32, rng, 0.3, 0.0));   // full warp, pivoting
-  blocks.push_back(RandomDense(31, rng, 0.2, 0.0));   // one idle lane
+  blocks.push_back(RandomDense(32, rng, 0.0, 8.0));  // full warp, dominant
+  blocks.push_back(RandomDense(32, rng, 0.3, 0.0));  // full warp, pivoting
+  blocks.push_back(RandomDense(31, rng, 0.2, 0.0));  // one idle lane
   blocks.push_back(RandomDense(17, rng, 0.5, 0.0));
   blocks.push_back(RandomDense(5, rng, 0.0, 0.0));
   // A 6x6 block whose rows 2 and 4 coincide after one elimination step.

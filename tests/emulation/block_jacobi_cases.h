@@ -58,7 +58,7 @@ BlockJacobiCase MakeCaseFromMatrix(const std::string& name, const CsrMatrix& a,
                                    int block_size);
 
 struct BlockJacobiComparison {
-  std::string launch_error;   // "" when every emulated launch succeeded
+  std::string launch_error;     // "" when every emulated launch succeeded
   double max_extract_diff = 0;  // |emulated - reference| over dense blocks
   double max_inverse_diff = 0;  // relative, over all inverse entries
   double max_apply_diff = 0;    // relative, over z

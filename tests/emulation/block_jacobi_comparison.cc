@@ -70,8 +70,8 @@ BlockJacobiComparison CompareWithReference(const BlockJacobiCase& c,
                                          inverses_emulated.data(),
                                          status_emulated.data(), nullptr),
         "invert");
-  check(cuda::LaunchApplyBlockDiagonal(device_layout, inverses.data(),
-                                       r.data(), z_emulated.data(), nullptr),
+  check(cuda::LaunchApplyBlockDiagonal(device_layout, inverses.data(), r.data(),
+                                       z_emulated.data(), nullptr),
         "apply");
 
   out.bitwise_equal = true;
@@ -81,8 +81,7 @@ BlockJacobiComparison CompareWithReference(const BlockJacobiCase& c,
     out.max_inverse_diff = std::max(
         out.max_inverse_diff, RelativeDiff(inverses_emulated[k], inverses[k]));
     if (!std::isfinite(inverses_emulated[k])) out.non_finite_output = true;
-    out.bitwise_equal = out.bitwise_equal &&
-                        blocks_emulated[k] == blocks[k] &&
+    out.bitwise_equal = out.bitwise_equal && blocks_emulated[k] == blocks[k] &&
                         inverses_emulated[k] == inverses[k];
   }
   for (int64_t b = 0; b < num_blocks; ++b) {

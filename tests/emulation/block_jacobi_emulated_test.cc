@@ -3,11 +3,11 @@
 // reference kernels on the same inputs, for several scheduler seeds.
 #include <cmath>
 
-#include "gtest/gtest.h"
 #include "factord/matrix/matrix_market.h"
+#include "gtest/gtest.h"
+#include "test_data.h"
 #include "tests/emulation/block_jacobi_cases.h"
 #include "tests/emulation/cuda_emulation.h"
-#include "test_data.h"
 
 namespace factord::emulation_testing {
 namespace {
@@ -37,21 +37,20 @@ void ExpectMatchesReference(const BlockJacobiCase& c, uint64_t seed) {
 TEST(EmulatedBlockJacobi, HandComputedInverses) {
   // [[0 1][1 0]] needs an exchange; [[2 1][1 2]]^-1 = [[2 -1][-1 2]] / 3;
   // [[0]] is singular and gets the fallback 1.
-  const BlockJacobiCase c = MakeCase(
-      "hand", {{0.0, 1.0, 1.0, 0.0}, {2.0, 1.0, 1.0, 2.0}, {0.0}}, 11);
+  const BlockJacobiCase c =
+      MakeCase("hand", {{0.0, 1.0, 1.0, 0.0}, {2.0, 1.0, 1.0, 2.0}, {0.0}}, 11);
   std::vector<double> blocks(c.value_ptr.back()), inverses(blocks.size());
   std::vector<uint8_t> status(3, 0xee);
   const ExecContext ctx{.backend = Backend::kReference};
   kernels::reference::ExtractDiagonalBlocks(ctx, c.a, c.Layout(), blocks);
   emulation::SetScheduleSeed(5);
   ASSERT_EQ(kernels::cuda::LaunchInvertDiagonalBlocks(
-                c.DeviceLayout(), blocks.data(), inverses.data(),
-                status.data(), nullptr),
+                c.DeviceLayout(), blocks.data(), inverses.data(), status.data(),
+                nullptr),
             cudaSuccess)
       << emulation::LastLaunchError();
-  const std::vector<double> expected = {0.0,        1.0,        1.0,
-                                        0.0,        2.0 / 3.0,  -1.0 / 3.0,
-                                        -1.0 / 3.0, 2.0 / 3.0,  1.0};
+  const std::vector<double> expected = {
+      0.0, 1.0, 1.0, 0.0, 2.0 / 3.0, -1.0 / 3.0, -1.0 / 3.0, 2.0 / 3.0, 1.0};
   ASSERT_EQ(inverses.size(), expected.size());
   for (size_t k = 0; k < expected.size(); ++k) {
     EXPECT_NEAR(inverses[k], expected[k], 1e-15) << "entry " << k;

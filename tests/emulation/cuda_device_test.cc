@@ -67,8 +67,8 @@ TEST(CudaBlockJacobi, DeviceKernelsMatchReference) {
                                              status);
     ASSERT_TRUE(
         cuda::ExtractDiagonalBlocks(stream, c.a, layout, blocks_gpu).ok());
-    ASSERT_TRUE(cuda::InvertDiagonalBlocks(stream, layout, blocks,
-                                           inverses_gpu, status_gpu)
+    ASSERT_TRUE(cuda::InvertDiagonalBlocks(stream, layout, blocks, inverses_gpu,
+                                           status_gpu)
                     .ok());
     EXPECT_EQ(blocks_gpu, blocks);
     EXPECT_EQ(status_gpu, status);
@@ -80,8 +80,8 @@ TEST(CudaBlockJacobi, DeviceKernelsMatchReference) {
     }
     std::vector<double> r(c.a.rows, 1.0), z(c.a.rows), z_gpu(c.a.rows);
     kernels::reference::ApplyBlockDiagonal(ctx, layout, inverses, r, z);
-    ASSERT_TRUE(cuda::ApplyBlockDiagonal(stream, layout, inverses, r, z_gpu)
-                    .ok());
+    ASSERT_TRUE(
+        cuda::ApplyBlockDiagonal(stream, layout, inverses, r, z_gpu).ok());
     for (int64_t i = 0; i < c.a.rows; ++i) {
       EXPECT_NEAR(z_gpu[i], z[i], 1e-10 * std::max(1.0, std::fabs(z[i])));
     }

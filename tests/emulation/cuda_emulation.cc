@@ -58,9 +58,9 @@ class FiberStack {
  public:
   FiberStack() {
     page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    void* memory = mmap(nullptr, kFiberStackBytes + page_,
-                        PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* memory =
+        mmap(nullptr, kFiberStackBytes + page_, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (memory == MAP_FAILED) {
       std::perror("cuda emulation: mmap of a fiber stack");
       std::abort();
@@ -182,9 +182,8 @@ std::string Emulator::DescribeBlock() const {
     if (f.state == FiberState::kAtBarrier) {
       text += " t" + std::to_string(t) + ":__syncthreads";
     } else if (f.state == FiberState::kAtWarpCollective) {
-      text += " t" + std::to_string(t) + ":" +
-              KindName(warps_[f.warp].kind) + "(" + Hex(warps_[f.warp].mask) +
-              ")";
+      text += " t" + std::to_string(t) + ":" + KindName(warps_[f.warp].kind) +
+              "(" + Hex(warps_[f.warp].mask) + ")";
     }
   }
   return text;
@@ -306,9 +305,10 @@ void Emulator::OnThreadExit() {
   warp.exited |= 1u << self->lane;
   if (warp.active && (warp.mask & (1u << self->lane)) != 0) {
     current_ = nullptr;  // report without abandoning: the fiber is done
-    Fail("thread " + std::to_string(self->index) + " returned while its warp "
-         "waits for it in " + KindName(warp.kind) + " with mask " +
-         Hex(warp.mask));
+    Fail("thread " + std::to_string(self->index) +
+         " returned while its warp "
+         "waits for it in " +
+         KindName(warp.kind) + " with mask " + Hex(warp.mask));
     current_ = self;
     return;
   }
@@ -323,9 +323,8 @@ uint64_t Emulator::Collective(CollectiveKind kind, unsigned mask,
   // Built only on failure: collectives are the hot path of the emulation.
   auto who = [&] {
     return "thread " + std::to_string(self->index) + " (warp " +
-           std::to_string(self->warp) + ", lane " +
-           std::to_string(self->lane) + ") in " + KindName(kind) +
-           " with mask " + Hex(mask) + ": ";
+           std::to_string(self->warp) + ", lane " + std::to_string(self->lane) +
+           ") in " + KindName(kind) + " with mask " + Hex(mask) + ": ";
   };
   if ((mask & bit) == 0) Fail(who() + "the mask excludes the calling lane");
   if ((mask & ~warp.existing) != 0) {
@@ -433,9 +432,10 @@ uint64_t Shuffle(unsigned mask, uint64_t bits, int lane_arg, int width,
 }
 
 unsigned Vote(unsigned mask, bool predicate, VoteMode mode) {
-  const CollectiveKind kind = mode == VoteMode::kBallot ? CollectiveKind::kBallot
-                              : mode == VoteMode::kAny  ? CollectiveKind::kAny
-                                                        : CollectiveKind::kAll;
+  const CollectiveKind kind = mode == VoteMode::kBallot
+                                  ? CollectiveKind::kBallot
+                              : mode == VoteMode::kAny ? CollectiveKind::kAny
+                                                       : CollectiveKind::kAll;
   return static_cast<unsigned>(
       TheEmulator().Collective(kind, mask, 0, 0, predicate));
 }

@@ -61,8 +61,7 @@ struct uint3 {
 };
 struct dim3 {
   unsigned int x, y, z;
-  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1,
-                 unsigned int vz = 1)
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
       : x(vx), y(vy), z(vz) {}
 };
 inline constexpr int warpSize = 32;
@@ -126,7 +125,9 @@ class KernelLaunch {
  public:
   KernelLaunch(void (*kernel)(Params...), dim3 grid, dim3 block,
                size_t shared_bytes)
-      : kernel_(kernel), grid_(grid), block_(block),
+      : kernel_(kernel),
+        grid_(grid),
+        block_(block),
         shared_bytes_(shared_bytes) {}
   template <typename... Args>
   void operator()(Args&&... args) const {
@@ -171,12 +172,15 @@ T FromBits(uint64_t bits) {
 
 }  // namespace factord::emulation
 
-#define threadIdx (::factord::emulation::internal::current_coordinates->thread_idx)
-#define blockIdx (::factord::emulation::internal::current_coordinates->block_idx)
-#define blockDim (::factord::emulation::internal::current_coordinates->block_dim)
+#define threadIdx \
+  (::factord::emulation::internal::current_coordinates->thread_idx)
+#define blockIdx \
+  (::factord::emulation::internal::current_coordinates->block_idx)
+#define blockDim \
+  (::factord::emulation::internal::current_coordinates->block_dim)
 #define gridDim (::factord::emulation::internal::current_coordinates->grid_dim)
 
-#define FACTORD_EMULATED_LAUNCH(kernel, grid, block, shared_bytes, stream) \
+#define FACTORD_EMULATED_LAUNCH(kernel, grid, block, shared_bytes, stream)  \
   ::factord::emulation::MakeKernelLaunch(kernel, grid, block, shared_bytes, \
                                          stream)
 #define FACTORD_EMULATED_EXTERN_SHARED(type, name) \
@@ -208,8 +212,7 @@ T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
               width, ShuffleMode::kUp));
 }
 template <typename T>
-T __shfl_down_sync(unsigned mask, T var, unsigned delta,
-                   int width = warpSize) {
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
   using ::factord::emulation::internal::Shuffle;
   using ::factord::emulation::internal::ShuffleMode;
   return ::factord::emulation::FromBits<T>(

@@ -18,7 +18,8 @@ namespace {
 constexpr unsigned kFull = 0xffffffffu;
 
 __global__ void RecordCoordinates(int* out) {
-  const int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const int block =
+      blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   const int thread =
       threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const int threads = blockDim.x * blockDim.y * blockDim.z;
@@ -80,7 +81,7 @@ __global__ void WarpShuffles(const double* in, double* out, int width) {
   const int lane = threadIdx.x % 32;
   const int t = threadIdx.x;
   const double v = in[t];
-  out[0 * 64 + t] = __shfl_sync(kFull, v, 3, width);     // broadcast
+  out[0 * 64 + t] = __shfl_sync(kFull, v, 3, width);  // broadcast
   out[1 * 64 + t] = __shfl_down_sync(kFull, v, 2, width);
   out[2 * 64 + t] = __shfl_up_sync(kFull, v, 1, width);
   out[3 * 64 + t] = __shfl_xor_sync(kFull, v, 5, width);
@@ -98,8 +99,8 @@ TEST(EmulatedRuntime, ShufflesFollowCudaSemantics) {
   for (int width : {32, 8}) {
     std::vector<double> out(5 * 64, -1);
     emulation::SetScheduleSeed(width);
-    FACTORD_LAUNCH(WarpShuffles, 1, 64, 0, nullptr)(in.data(), out.data(),
-                                                    width);
+    FACTORD_LAUNCH(WarpShuffles, 1, 64, 0, nullptr)
+    (in.data(), out.data(), width);
     ASSERT_EQ(cudaGetLastError(), cudaSuccess) << emulation::LastLaunchError();
     for (int t = 0; t < 64; ++t) {
       const int segment = t - t % width;
@@ -194,7 +195,8 @@ TEST(EmulatedRuntime, DynamicSharedMemoryBelongsToTheBlock) {
   (in.data(), out.data(), n);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   for (int b = 0; b < 3; ++b) {
-    for (int t = 0; t < n; ++t) EXPECT_EQ(out[b * n + t], in[b * n + n - 1 - t]);
+    for (int t = 0; t < n; ++t)
+      EXPECT_EQ(out[b * n + t], in[b * n + n - 1 - t]);
   }
 }
 
@@ -210,7 +212,7 @@ __global__ void DeadlockedWarp(int* out) {
 
 __global__ void ShuffleOverMissingLanes(int* out) {
   out[threadIdx.x] = __shfl_sync(kFull, 1, 0);  // 40 threads: lanes 8..31
-}                                               // of warp 1 do not exist
+}  // of warp 1 do not exist
 
 __global__ void LaneReturnsEarly(int* out) {
   if (threadIdx.x == 5) return;

@@ -78,8 +78,10 @@ LdltBatch PlantedBatch() {
     for (int i = 0; i < 8; ++i) {
       for (int j = 0; j <= i; ++j) {
         double v = 0;
-        if (i < 5) v = (i == j) ? 2.0 + i : 0.1 * (i - j);
-        else if (j < 5) v = ((i + 2 * j) % 3) - 1.0;
+        if (i < 5)
+          v = (i == j) ? 2.0 + i : 0.1 * (i - j);
+        else if (j < 5)
+          v = ((i + 2 * j) % 3) - 1.0;
         lower.push_back(v);
       }
     }
@@ -190,10 +192,14 @@ std::vector<NamedParams> AllParams() {
   return all;
 }
 
-void ExpectBatchMatchesReference(const LdltBatch& batch,
-                                 std::initializer_list<uint64_t> seeds) {
+// Each strategy runs under its own scheduler seed (first_seed + index), so
+// that a run covers several interleavings without repeating every case.
+void ExpectBatchMatchesReference(const LdltBatch& batch, uint64_t first_seed,
+                                 bool planted) {
   int64_t two_by_two = 0, delayed = 0, perturbed = 0;
+  uint64_t seed = first_seed;
   for (const NamedParams& np : AllParams()) {
+    ++seed;
     const LdltOutputs want = RunReference(batch, np.params);
     for (const DenseLdltCounts& c : want.counts) {
       two_by_two += c.two_by_two;
@@ -203,7 +209,7 @@ void ExpectBatchMatchesReference(const LdltBatch& batch,
       delayed += (batch.pivot_ptr[b + 1] - batch.pivot_ptr[b]) -
                  want.counts[b].eliminated;
     }
-    for (uint64_t seed : seeds) {
+    {
       SCOPED_TRACE(std::string(np.name) + ", schedule seed " +
                    std::to_string(seed));
       std::string error;
@@ -222,25 +228,28 @@ void ExpectBatchMatchesReference(const LdltBatch& batch,
       }
     }
   }
-  // The planted cases do exercise the paths they are meant to.
+  // The planted cases do exercise the paths they are meant to (random
+  // blocks usually factor with 1x1 and 2x2 pivots only).
   EXPECT_GT(two_by_two, 0);
-  EXPECT_GT(delayed, 0);
-  EXPECT_GT(perturbed, 0);
+  if (planted) {
+    EXPECT_GT(delayed, 0);
+    EXPECT_GT(perturbed, 0);
+  }
 }
 
 TEST(EmulatedDenseLdlt, PlantedBlocksMatchReferenceForEveryPivoting) {
-  ExpectBatchMatchesReference(PlantedBatch(), {1, 2});
+  ExpectBatchMatchesReference(PlantedBatch(), 0, /*planted=*/true);
 }
 
 TEST(EmulatedDenseLdlt, RandomIndefiniteBlocksMatchReference) {
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<int> size(1, 32);
   LdltBatch batch;
-  for (int b = 0; b < 10; ++b) {
+  for (int b = 0; b < 6; ++b) {
     const int m = size(rng);
     batch.Add(m, RandomLower(m, rng, 0.4));
   }
-  ExpectBatchMatchesReference(batch, {3});
+  ExpectBatchMatchesReference(batch, 100, /*planted=*/false);
 }
 
 TEST(EmulatedDenseLdlt, TwoByTwoPivotHasKnownFactors) {

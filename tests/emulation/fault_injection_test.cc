@@ -36,11 +36,11 @@ TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInGaussJordan) {
           << cmp.status_mismatches;
       // The apply kernel has no __shfl_sync: still right.
       EXPECT_FALSE(Detected(cmp, false, true)) << cmp.max_apply_diff;
-      std::printf("[wrong shuffle lane] %s seed %llu: inverse diff %g, "
-                  "%lld status mismatches\n",
-                  c.name.c_str(), static_cast<unsigned long long>(seed),
-                  cmp.max_inverse_diff,
-                  static_cast<long long>(cmp.status_mismatches));
+      std::printf(
+          "[wrong shuffle lane] %s seed %llu: inverse diff %g, "
+          "%lld status mismatches\n",
+          c.name.c_str(), static_cast<unsigned long long>(seed),
+          cmp.max_inverse_diff, static_cast<long long>(cmp.status_mismatches));
     }
   }
 }

@@ -17,7 +17,8 @@
 #elif defined(FACTORD_FAULT_MISSING_SYNCTHREADS)
 #define __syncthreads() ((void)0)
 #else
-#error "define FACTORD_FAULT_WRONG_SHUFFLE_LANE or FACTORD_FAULT_MISSING_SYNCTHREADS"
+#error \
+    "define FACTORD_FAULT_WRONG_SHUFFLE_LANE or FACTORD_FAULT_MISSING_SYNCTHREADS"
 #endif
 
 #include "kernels/cuda/block_jacobi/block_jacobi_launch.cu"

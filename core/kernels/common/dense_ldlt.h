@@ -41,6 +41,12 @@ struct DenseLdltParams {
   double tiny = 1e-13;      // |pivot| (|det| for 2x2) below this is zero
   bool force = false;       // eliminate every column (root front)
   double perturbation = 1e-8;  // magnitude of a perturbed pivot
+  // Delays are cheap while few: when more than delay_budget columns would
+  // be left alive, a second pass accepts pivots down to weak_threshold
+  // (still never below tiny), trading pivot growth, which iterative
+  // refinement absorbs, for fronts that do not snowball towards the root.
+  int delay_budget = 1 << 30;
+  double weak_threshold = 1e-10;
 };
 
 struct DenseLdltCounts {
@@ -180,7 +186,6 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
   int* alive = work;
   int num_alive = p;
   for (int t = 0; t < p; ++t) alive[t] = t;
-  const double u = params.threshold;
   const double tiny = params.tiny;
   int q = 0;
   auto take1 = [&](int j, double d, int pivot_size = 1) {
@@ -222,6 +227,7 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     }
     return best;
   };
+  double u = params.threshold;
   // Tries to take a pivot starting from candidate column j.
   auto try_pivot = [&](int j) -> bool {
     const double a = At(f, m, j, j);
@@ -265,16 +271,23 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
   };
 
   // Threshold passes: cycle through the alive columns until a whole cycle
-  // takes no pivot.
-  int cursor = 0, failures = 0;
-  while (num_alive > 0 && failures < num_alive) {
-    if (cursor >= num_alive) cursor = 0;
-    const int j = alive[cursor];
-    if (try_pivot(j)) {
-      failures = 0;  // the alive list shifted: retry at the same cursor
-    } else {
-      ++failures;
-      ++cursor;
+  // takes no pivot; then, over the delay budget, the weak threshold.
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      if (num_alive <= params.delay_budget || params.force) break;
+      u = params.weak_threshold;
+    }
+    int cursor = 0, failures = 0;
+    while (num_alive > 0 && failures < num_alive &&
+           (pass == 0 || num_alive > params.delay_budget)) {
+      if (cursor >= num_alive) cursor = 0;
+      const int j = alive[cursor];
+      if (try_pivot(j)) {
+        failures = 0;  // the alive list shifted: retry at the same cursor
+      } else {
+        ++failures;
+        ++cursor;
+      }
     }
   }
   counts.eliminated = q;

@@ -27,9 +27,9 @@ CudaDevices DetectCudaDevices() {
   int count = 0;  // left untouched by a failing call (error 35, no driver)
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
-    devices.reason = absl::StrCat("cudaGetDeviceCount: ",
-                                  cudaGetErrorString(error), " (error ",
-                                  static_cast<int>(error), ")");
+    devices.reason =
+        absl::StrCat("cudaGetDeviceCount: ", cudaGetErrorString(error),
+                     " (error ", static_cast<int>(error), ")");
     cudaGetLastError();  // reset the (non-sticky) error for later calls
     return devices;
   }

@@ -29,12 +29,12 @@ namespace factord::kernels::cuda {
 // for anything else. The message names `what` and the CUDA error.
 absl::Status CudaStatus(cudaError_t error, absl::string_view what);
 
-#define FACTORD_CUDA_RETURN_IF_ERROR(call)                                  \
-  do {                                                                      \
-    const cudaError_t factord_cuda_error_ = (call);                         \
-    if (factord_cuda_error_ != cudaSuccess) {                               \
+#define FACTORD_CUDA_RETURN_IF_ERROR(call)                                     \
+  do {                                                                         \
+    const cudaError_t factord_cuda_error_ = (call);                            \
+    if (factord_cuda_error_ != cudaSuccess) {                                  \
       return ::factord::kernels::cuda::CudaStatus(factord_cuda_error_, #call); \
-    }                                                                       \
+    }                                                                          \
   } while (0)
 
 struct CudaDevices {

@@ -6,6 +6,9 @@
 #include <algorithm>
 
 namespace factord::internal {
+namespace {
+constexpr int kMinDelayBudget = 0;
+}  // namespace
 
 void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                     std::span<const double> values,
@@ -62,6 +65,9 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   // Partial factorization of the fully summed columns.
   kernels::DenseLdltParams front_params = params;
   front_params.force = sym.front_parent[f] == -1;
+  // Delays beyond a quarter of the own columns snowball towards the root.
+  front_params.delay_budget =
+      std::max(kMinDelayBudget, (col_end - col_begin) / 4);
   std::vector<int> order(p), size(p), work(p);
   std::vector<double> d_diag(p), d_off(p);
   const kernels::DenseLdltCounts dense = kernels::DensePartialLdlt(

@@ -8,14 +8,14 @@ static_assert(kDeviceBlockOk == kBlockOk);
 static_assert(kDeviceBlockSingular == kBlockSingular);
 
 // Assigns the value of a StatusOr or returns its error.
-#define FACTORD_ASSIGN_OR_RETURN(lhs, expr)   \
-  auto lhs##_or = (expr);                     \
+#define FACTORD_ASSIGN_OR_RETURN(lhs, expr)     \
+  auto lhs##_or = (expr);                       \
   if (!lhs##_or.ok()) return lhs##_or.status(); \
   auto lhs = std::move(*lhs##_or)
 
-#define FACTORD_RETURN_IF_NOT_OK(expr)        \
-  do {                                        \
-    absl::Status factord_status_ = (expr);    \
+#define FACTORD_RETURN_IF_NOT_OK(expr)                 \
+  do {                                                 \
+    absl::Status factord_status_ = (expr);             \
     if (!factord_status_.ok()) return factord_status_; \
   } while (0)
 
@@ -70,8 +70,7 @@ absl::Status ExtractDiagonalBlocks(CudaStream& stream, const CsrMatrix& a,
   return stream.Synchronize();
 }
 
-absl::Status InvertDiagonalBlocks(CudaStream& stream,
-                                  const BlockLayout& layout,
+absl::Status InvertDiagonalBlocks(CudaStream& stream, const BlockLayout& layout,
                                   std::span<const double> blocks,
                                   std::span<double> inverses,
                                   std::span<uint8_t> status) {

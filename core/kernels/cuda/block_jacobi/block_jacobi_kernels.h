@@ -42,15 +42,13 @@ class DeviceBlockLayoutArrays {
 absl::Status ExtractDiagonalBlocks(CudaStream& stream, const CsrMatrix& a,
                                    const BlockLayout& layout,
                                    std::span<double> blocks);
-absl::Status InvertDiagonalBlocks(CudaStream& stream,
-                                  const BlockLayout& layout,
+absl::Status InvertDiagonalBlocks(CudaStream& stream, const BlockLayout& layout,
                                   std::span<const double> blocks,
                                   std::span<double> inverses,
                                   std::span<uint8_t> status);
 absl::Status ApplyBlockDiagonal(CudaStream& stream, const BlockLayout& layout,
                                 std::span<const double> inverses,
-                                std::span<const double> r,
-                                std::span<double> z);
+                                std::span<const double> r, std::span<double> z);
 
 }  // namespace factord::kernels::cuda
 

@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
   int singular_step = __any_sync(kFullWarpMask, !finite) ? 0 : -1;
 
   int pivot_lane[kMaxBlock] = {};  // pivot_lane[k]: physical row of step k
-  int my_step = -1;  // the step at which this row was the pivot
+  int my_step = -1;                // the step at which this row was the pivot
   // The step loop is not unrolled (unrolling 32 x 32 shuffles makes ptxas
   // take minutes); column k of the register array is reached by predicated
   // selection (SelectEntry / SetEntry), which keeps every index static.

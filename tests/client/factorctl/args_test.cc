@@ -1,0 +1,106 @@
+#include "client/factorctl/args.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace factord::factorctl {
+namespace {
+
+using ::testing::HasSubstr;
+
+absl::StatusOr<CommandLine> Parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "factorctl");
+  return ParseCommandLine(static_cast<int>(args.size()), args.data(),
+                          "default:1");
+}
+
+TEST(ArgsTest, FlagsBeforeAndAfterTheCommand) {
+  absl::StatusOr<CommandLine> c = Parse({"--json",
+                                         "--server=h:9",
+                                         "run",
+                                         "m.mtx",
+                                         "--method=ldlt",
+                                         "--krylov",
+                                         "gmres",
+                                         "--tol=1e-10",
+                                         "--max_iterations=50",
+                                         "--restart",
+                                         "30",
+                                         "--rhs=b.rhs",
+                                         "--fill_level=-1",
+                                         "--drop_tol=0.01",
+                                         "--fill_factor=3",
+                                         "--block_size=16",
+                                         "--ordering=metis",
+                                         "--pivoting=rook",
+                                         "--token",
+                                         "t0k",
+                                         "--id=abc",
+                                         "--keep"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->command, "run");
+  EXPECT_EQ(c->positional, std::vector<std::string>{"m.mtx"});
+  EXPECT_TRUE(c->json);
+  EXPECT_TRUE(c->keep);
+  EXPECT_EQ(c->server, "h:9");
+  EXPECT_EQ(c->id, "abc");
+  EXPECT_EQ(c->token, "t0k");
+  EXPECT_EQ(c->rhs_file, "b.rhs");
+  EXPECT_EQ(c->factorize.method, "ldlt");
+  EXPECT_EQ(c->factorize.ordering, "metis");
+  EXPECT_EQ(c->factorize.pivoting, "rook");
+  EXPECT_EQ(c->factorize.fill_level, -1);
+  EXPECT_EQ(c->factorize.drop_tolerance, 0.01);
+  EXPECT_EQ(c->factorize.fill_factor, 3.0);
+  EXPECT_EQ(c->factorize.max_block_size, 16);
+  EXPECT_EQ(c->solve.krylov, "gmres");
+  EXPECT_EQ(c->solve.tolerance, 1e-10);
+  EXPECT_EQ(c->solve.max_iterations, 50);
+  EXPECT_EQ(c->solve.restart, 30);
+}
+
+TEST(ArgsTest, DefaultsAndSwitchValues) {
+  absl::StatusOr<CommandLine> c = Parse({"list", "--json=false"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->server, "default:1");
+  EXPECT_FALSE(c->json);
+  EXPECT_FALSE(c->factorize.fill_level.has_value());
+  EXPECT_EQ(c->factorize.method, "auto");
+  EXPECT_EQ(c->solve.tolerance, 0);  // the server's default
+}
+
+TEST(ArgsTest, MistakesAreInvalidArgument) {
+  const std::vector<std::vector<const char*>> bad = {
+      {},
+      {"frobnicate"},
+      {"run"},
+      {"run", "a.mtx", "b.mtx"},
+      {"solve"},
+      {"list", "--bogus=1"},
+      {"run", "m.mtx", "--tol=abc"},
+      {"run", "m.mtx", "--max_iterations=1.5"},
+      {"run", "m.mtx", "--method"},
+      {"run", "m.mtx", "--json=maybe"},
+      {"run", "m.mtx", "--structure=hermitian"},
+      {"run", "m.mtx", "--timeout=0"},
+  };
+  for (const auto& args : bad) {
+    absl::StatusOr<CommandLine> c = Parse(args);
+    EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument)
+        << (args.empty() ? "(none)" : args[0]);
+  }
+  EXPECT_THAT(Parse({"update", "m.mtx"}).status().message(), HasSubstr("--id"));
+}
+
+TEST(ArgsTest, HelpNeedsNoCommand) {
+  absl::StatusOr<CommandLine> c = Parse({"--help"});
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->help);
+  EXPECT_THAT(Usage(), HasSubstr("--server=HOST:PORT"));
+}
+
+}  // namespace
+}  // namespace factord::factorctl
