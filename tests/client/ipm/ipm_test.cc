@@ -201,6 +201,21 @@ TEST(IpmTest, InfeasibleBoundsAreAnError) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(IpmTest, InfeasibleAndUnboundedLpsAreFlagged) {
+  // x + y <= -1 with x, y >= 0: infeasible.
+  IpmResult infeasible = SolveText(
+      "NAME INF\nROWS\n N OBJ\n L R1\nCOLUMNS\n    X OBJ 1 R1 1\n"
+      "    Y OBJ 1 R1 1\nRHS\n    RHS R1 -1\nENDATA\n");
+  EXPECT_EQ(infeasible.status, IpmStatus::kInfeasibleOrUnbounded);
+  EXPECT_LT(infeasible.iterations, 50);
+  // min -x + y with x + y >= 1, x, y >= 0: unbounded.
+  IpmResult unbounded = SolveText(
+      "NAME UNB\nROWS\n N OBJ\n G R1\nCOLUMNS\n    X OBJ -1 R1 1\n"
+      "    Y OBJ 1 R1 1\nRHS\n    RHS R1 1\nENDATA\n");
+  EXPECT_EQ(unbounded.status, IpmStatus::kInfeasibleOrUnbounded);
+  EXPECT_LT(unbounded.iterations, 50);
+}
+
 TEST(IpmTest, MaxIterationsIsReported) {
   absl::StatusOr<QpProblem> p =
       ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
