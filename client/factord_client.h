@@ -42,9 +42,9 @@ inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
 struct ConnectOptions {
   // Bearer token; empty: the FACTORD_TOKEN environment variable, if set.
   std::string token;
-  // Upper bound on the serialized size of every request message (for
-  // matrix ids of up to 64 bytes; a longer id adds its excess). Values below
-  // 256 are raised to 256: a chunk must hold a few entries.
+  // Upper bound on the serialized size of every request message (unless the
+  // matrix id is longer than max_chunk_bytes - 256 bytes). Values below 256
+  // are raised to 256: a chunk must hold a few entries.
   int64_t max_chunk_bytes = int64_t{1} << 20;
   // Largest reply message accepted (solution chunks are the big ones).
   int64_t max_receive_message_bytes = int64_t{64} << 20;

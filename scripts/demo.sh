@@ -104,6 +104,11 @@ show_run() {
   printf '  method %s, factor %s, solve %s in %s iterations\n' \
     "$(json_value method <<<"$json")" "$(json_value factor_status <<<"$json")" \
     "$(json_value status <<<"$json")" "$(json_value iterations <<<"$json")"
+  if [ "$(json_value inertia_reliable <<<"$json")" = true ]; then
+    printf '  inertia: %s positive, %s negative, %s zero pivots\n' \
+      "$(json_value positive <<<"$json")" "$(json_value negative <<<"$json")" \
+      "$(json_value zero <<<"$json")"
+  fi
   printf '  relative residual ||b-Ax||/||b|| = %s, backward error = %s\n' \
     "$(num %.2e relative_residual <<<"$json")" \
     "$(num %.2e backward_error <<<"$json")"

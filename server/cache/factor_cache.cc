@@ -103,7 +103,7 @@ absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
 }
 
 absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
-    const std::string& id, uint64_t values_version,
+    const std::string& id, uint64_t pattern_hash, uint64_t values_version,
     std::shared_ptr<const Analysis> analysis,
     std::shared_ptr<const Factorization> factorization, Method method,
     bool deterministic) {
@@ -116,6 +116,12 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
       return absl::NotFoundError(
           absl::StrCat("matrix '", id,
                        "' was released or evicted during the factorization"));
+    }
+    if (it->second.entry.pattern_hash != pattern_hash) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("matrix '", id,
+                       "' was re-uploaded with another pattern during the "
+                       "factorization"));
     }
     CacheEntry candidate = it->second.entry;
     candidate.analysis = std::move(analysis);

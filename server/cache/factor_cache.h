@@ -79,12 +79,14 @@ class FactorCache {
       const std::string& id, std::shared_ptr<const CsrMatrix> matrix,
       uint64_t pattern_hash, int64_t bytes_received);
 
-  // Stores a factorization made from `values_version` of the matrix. It is
-  // stale at once if the values changed while it was computed. Evicts other
-  // entries to make room; ResourceExhausted (and nothing stored) when the
-  // entry alone would exceed the budget; NotFound if the entry is gone.
+  // Stores a factorization made from `values_version` of the matrix with
+  // pattern `pattern_hash`. It is stale at once if the values changed while
+  // it was computed. Evicts other entries to make room; ResourceExhausted
+  // (and nothing stored) when the entry alone would exceed the budget;
+  // NotFound if the entry is gone; FailedPrecondition if it was re-uploaded
+  // with another pattern meanwhile.
   absl::StatusOr<CacheEntry> StoreFactorization(
-      const std::string& id, uint64_t values_version,
+      const std::string& id, uint64_t pattern_hash, uint64_t values_version,
       std::shared_ptr<const Analysis> analysis,
       std::shared_ptr<const Factorization> factorization, Method method,
       bool deterministic);

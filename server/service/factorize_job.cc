@@ -126,8 +126,8 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   outcome.report.analysis_reused = choice->reused;
   outcome.report.analyze_s = choice->analyze_s;
   absl::StatusOr<CacheEntry> stored = state.cache->StoreFactorization(
-      id, entry->values_version, choice->analysis, *std::move(factorization),
-      options.method, deterministic);
+      id, entry->pattern_hash, entry->values_version, choice->analysis,
+      *std::move(factorization), options.method, deterministic);
   if (!stored.ok()) return stored.status();
   outcome.entry = *std::move(stored);
   if (outcome.entry.stale) {

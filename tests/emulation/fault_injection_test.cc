@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/emulation/block_jacobi_cases.h"
+#include "tests/emulation/dense_ldlt_cases.h"
 
 namespace factord::emulation_testing {
 namespace {
@@ -44,6 +45,18 @@ TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInGaussJordan) {
     }
   }
 }
+
+TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInDenseLdlt) {
+  const LdltBatch batch = PlantedBatch();
+  DenseLdltParams params;  // Bunch-Kaufman, u = 0.01
+  const LdltOutputs want = RunReference(batch, params);
+  for (uint64_t seed : kScheduleSeeds) {
+    SCOPED_TRACE("schedule seed " + std::to_string(seed));
+    std::string error;
+    const LdltOutputs got = RunEmulated(batch, params, seed, &error);
+    EXPECT_TRUE(!error.empty() || !SameOutputs(got, want));
+  }
+}
 #endif
 
 #if defined(FACTORD_FAULT_MISSING_SYNCTHREADS)
@@ -61,6 +74,18 @@ TEST(EmulatedFaultInjection, DetectsMissingSyncthreadsInBlockDiagonalApply) {
                   cmp.max_apply_diff);
     }
   }
+}
+
+// The dense LDL^T kernel has no __syncthreads: this fault leaves it right,
+// and the comparison says so (no false alarm).
+TEST(EmulatedFaultInjection, DenseLdltWithoutSyncthreadsStillMatches) {
+  const LdltBatch batch = PlantedBatch();
+  DenseLdltParams params;
+  const LdltOutputs want = RunReference(batch, params);
+  std::string error;
+  const LdltOutputs got = RunEmulated(batch, params, 1, &error);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(SameOutputs(got, want));
 }
 #endif
 

@@ -32,14 +32,17 @@
 
 namespace factord::kernels {
 
-enum DensePivoting : int { kDenseStatic = 0, kDenseBunchKaufman = 1,
-                           kDenseRook = 2 };
+enum DensePivoting : int {
+  kDenseStatic = 0,
+  kDenseBunchKaufman = 1,
+  kDenseRook = 2
+};
 
 struct DenseLdltParams {
   int pivoting = kDenseBunchKaufman;
-  double threshold = 0.01;  // u in (0, 0.5]
-  double tiny = 1e-13;      // |pivot| (|det| for 2x2) below this is zero
-  bool force = false;       // eliminate every column (root front)
+  double threshold = 0.01;     // u in (0, 0.5]
+  double tiny = 1e-13;         // |pivot| (|det| for 2x2) below this is zero
+  bool force = false;          // eliminate every column (root front)
   double perturbation = 1e-8;  // magnitude of a perturbed pivot
   // Delays are cheap while few: when more than delay_budget columns would
   // be left alive, a second pass accepts pivots down to weak_threshold
@@ -50,10 +53,10 @@ struct DenseLdltParams {
 };
 
 struct DenseLdltCounts {
-  int eliminated = 0;    // q: pivots taken (a 2x2 counts 2)
-  int two_by_two = 0;    // number of 2x2 pivots
-  int perturbed = 0;     // pivots replaced by +-perturbation
-  int zero = 0;          // perturbed pivots whose value was exactly 0
+  int eliminated = 0;  // q: pivots taken (a 2x2 counts 2)
+  int two_by_two = 0;  // number of 2x2 pivots
+  int perturbed = 0;   // pivots replaced by +-perturbation
+  int zero = 0;        // perturbed pivots whose value was exactly 0
 };
 
 namespace dense_ldlt {
@@ -142,8 +145,7 @@ FACTORD_HOST_DEVICE inline void Eliminate2x2(double* f, int m, int p,
   for (int i = p; i < m; ++i) scale(i);
 }
 
-FACTORD_HOST_DEVICE inline void RemoveAlive(int* alive, int* num_alive,
-                                            int j) {
+FACTORD_HOST_DEVICE inline void RemoveAlive(int* alive, int* num_alive, int j) {
   int t = 0;
   while (alive[t] != j) ++t;
   for (; t + 1 < *num_alive; ++t) alive[t] = alive[t + 1];
@@ -313,7 +315,8 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     if (r >= 0) {
       const double b = At(f, m, r, j), c = At(f, m, r, r);
       const double det = a * c - b * b;
-      if (fabs(det) > tiny * fabs(b) && fabs(det) > 1e-14 * (fabs(a * c) + b * b)) {
+      if (fabs(det) > tiny * fabs(b) &&
+          fabs(det) > 1e-14 * (fabs(a * c) + b * b)) {
         take2(j, r);
         continue;
       }

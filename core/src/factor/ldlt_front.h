@@ -22,12 +22,12 @@ namespace factord::internal {
 // pivots then the contribution rows) and the block diagonal D.
 struct FrontFactor {
   int32_t q = 0;
-  std::vector<int32_t> rows;         // q + rc permuted variable indices
-  std::vector<double> l;             // rows.size() x q, column-major
-  std::vector<double> d_diag;        // q
-  std::vector<double> d_off;         // q: D(t+1, t) for a 2x2 start, else 0
-  std::vector<int8_t> pivot_size;    // q: 1, 2 (first of a pair), 0 (its
-                                     // second) or -1 (a perturbed 1x1)
+  std::vector<int32_t> rows;       // q + rc permuted variable indices
+  std::vector<double> l;           // rows.size() x q, column-major
+  std::vector<double> d_diag;      // q
+  std::vector<double> d_off;       // q: D(t+1, t) for a 2x2 start, else 0
+  std::vector<int8_t> pivot_size;  // q: 1, 2 (first of a pair), 0 (its
+                                   // second) or -1 (a perturbed 1x1)
   int64_t bytes() const {
     return static_cast<int64_t>(rows.size() * sizeof(int32_t) +
                                 (l.size() + d_diag.size() + d_off.size()) *
@@ -40,12 +40,12 @@ struct FrontFactor {
 // update rows, with the full symmetric Schur complement over them.
 struct ContributionBlock {
   int32_t num_delayed = 0;
-  std::vector<int32_t> rows;    // rc permuted variable indices
-  std::vector<double> values;   // rc x rc, column-major, both triangles
+  std::vector<int32_t> rows;   // rc permuted variable indices
+  std::vector<double> values;  // rc x rc, column-major, both triangles
 };
 
 struct FrontCounts {
-  int64_t delayed = 0;     // pivots this front passed to its parent
+  int64_t delayed = 0;  // pivots this front passed to its parent
   int64_t two_by_two = 0;
   int64_t perturbed = 0;
   int64_t max_front = 0;

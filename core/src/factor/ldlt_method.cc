@@ -217,7 +217,8 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
     const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx) {
   Timer timer;
   if (options.method == Method::kBlockIldlt) {
-    return absl::UnimplementedError("method 'block_ildlt' is not implemented yet");
+    return absl::UnimplementedError(
+        "method 'block_ildlt' is not implemented yet");
   }
   if (!IsSymmetric(a.structure) || a.rows != a.cols) {
     return absl::InvalidArgumentError(
@@ -229,18 +230,17 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
   auto sym = BuildLdltSymbolic(a, *perm);
   if (!sym.ok()) return sym.status();
   if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
-  auto analysis = std::make_shared<LdltAnalysis>(options.method, a.nnz(),
-                                                 *std::move(sym));
+  auto analysis =
+      std::make_shared<LdltAnalysis>(options.method, a.nnz(), *std::move(sym));
   analysis->analyze_s = timer.Seconds();
   return analysis;
 }
 
 absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
     std::shared_ptr<const CsrMatrix> a,
-    std::shared_ptr<const Analysis> analysis_base,
-    const FactorOptions& options, const ExecContext& ctx) {
-  auto analysis =
-      std::dynamic_pointer_cast<const LdltAnalysis>(analysis_base);
+    std::shared_ptr<const Analysis> analysis_base, const FactorOptions& options,
+    const ExecContext& ctx) {
+  auto analysis = std::dynamic_pointer_cast<const LdltAnalysis>(analysis_base);
   if (analysis == nullptr || a == nullptr) {
     return absl::InvalidArgumentError("ldlt factorize needs an ldlt analysis");
   }
@@ -269,16 +269,16 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
       }
     }
   }
-  std::span<const double> stored =
-      shifted ? std::span<const double>(values) : std::span<const double>(a->values);
+  std::span<const double> stored = shifted ? std::span<const double>(values)
+                                           : std::span<const double>(a->values);
   for (double v : stored) {
     if (!std::isfinite(v)) {
       return absl::InvalidArgumentError("the matrix has a non-finite value");
     }
   }
-  std::vector<double> scaling =
-      options.scaling == Scaling::kNone ? std::vector<double>(n, 1.0)
-                                        : RuizScaling(*a, stored);
+  std::vector<double> scaling = options.scaling == Scaling::kNone
+                                    ? std::vector<double>(n, 1.0)
+                                    : RuizScaling(*a, stored);
   // Permuted, scaled values in the order of the symbolic column structure.
   std::vector<double> gathered(sym.col_rows.size());
   double max_abs = 0;
@@ -286,8 +286,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
     const int32_t oc = sym.perm[c];
     for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
       const int32_t orow = sym.perm[sym.col_rows[e]];
-      const double v = sym.col_src[e] >= 0 ? stored[sym.col_src[e]]
-                                           : (e == sym.col_ptr[c] ? shift_of(oc) : 0.0);
+      const double v = sym.col_src[e] >= 0
+                           ? stored[sym.col_src[e]]
+                           : (e == sym.col_ptr[c] ? shift_of(oc) : 0.0);
       gathered[e] = v * scaling[orow] * scaling[oc];
       max_abs = std::max(max_abs, std::abs(gathered[e]));
     }
@@ -298,12 +299,11 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   const kernels::DenseLdltParams params = PivotParams(options, max_abs);
   std::vector<FrontFactor> fronts;
   std::vector<FrontCounts> counts;
-  absl::Status status =
-      ctx.backend == Backend::kReference
-          ? kernels::reference::FactorizeFrontTree(ctx, sym, gathered, params,
-                                                   &fronts, &counts)
-          : kernels::cpu::FactorizeFrontTree(ctx, sym, gathered, params,
-                                             &fronts, &counts);
+  absl::Status status = ctx.backend == Backend::kReference
+                            ? kernels::reference::FactorizeFrontTree(
+                                  ctx, sym, gathered, params, &fronts, &counts)
+                            : kernels::cpu::FactorizeFrontTree(
+                                  ctx, sym, gathered, params, &fronts, &counts);
   if (!status.ok()) return status;
 
   // Inertia from D (Sylvester: S A S and P^T (.) P are congruent to A).

@@ -5,9 +5,8 @@
 
 namespace factord::internal {
 
-void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n,
-                     int nrhs, double* y, int64_t ldy,
-                     std::vector<double>* work) {
+void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n, int nrhs,
+                     double* y, int64_t ldy, std::vector<double>* work) {
   for (int k = 0; k < nrhs; ++k) {
     double* x = y + k * ldy;
     // Forward: L z = x.
@@ -25,8 +24,7 @@ void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n,
     for (const FrontFactor& fr : fronts) {
       for (int t = 0; t < fr.q; ++t) {
         if (fr.pivot_size[t] == 2) {
-          const double a = fr.d_diag[t], b = fr.d_off[t],
-                       c = fr.d_diag[t + 1];
+          const double a = fr.d_diag[t], b = fr.d_off[t], c = fr.d_diag[t + 1];
           const double det = a * c - b * b;
           const double x0 = x[fr.rows[t]], x1 = x[fr.rows[t + 1]];
           x[fr.rows[t]] = (c * x0 - b * x1) / det;

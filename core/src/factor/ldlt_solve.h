@@ -13,9 +13,8 @@ namespace factord::internal {
 
 // y <- (L D L^T)^{-1} y for `nrhs` right-hand sides stored column-major with
 // leading dimension ldy (>= n). `work` is scratch resized as needed.
-void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n,
-                     int nrhs, double* y, int64_t ldy,
-                     std::vector<double>* work);
+void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n, int nrhs,
+                     double* y, int64_t ldy, std::vector<double>* work);
 
 }  // namespace factord::internal
 

@@ -92,14 +92,14 @@ std::vector<int32_t> Postorder(const std::vector<int32_t>& parent) {
 }  // namespace
 
 int64_t LdltSymbolic::bytes() const {
-  return static_cast<int64_t>(
-      (perm.size() + inverse.size() + col_rows.size() + front_begin.size() +
-       front_parent.size() + update_rows.size() + child_ptr.size() +
-       children.size()) *
-          sizeof(int32_t) +
-      (col_ptr.size() + col_src.size() + update_ptr.size() +
-       subtree_work.size()) *
-          sizeof(int64_t));
+  return static_cast<int64_t>((perm.size() + inverse.size() + col_rows.size() +
+                               front_begin.size() + front_parent.size() +
+                               update_rows.size() + child_ptr.size() +
+                               children.size()) *
+                                  sizeof(int32_t) +
+                              (col_ptr.size() + col_src.size() +
+                               update_ptr.size() + subtree_work.size()) *
+                                  sizeof(int64_t));
 }
 
 absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(

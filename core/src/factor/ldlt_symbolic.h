@@ -37,14 +37,14 @@ struct LdltSymbolic {
   // Fronts (amalgamated supernodes) in postorder: children precede parents.
   // Front f eliminates its own columns [front_begin[f], front_begin[f+1])
   // and passes updates to its update rows (all > its columns, ascending).
-  std::vector<int32_t> front_begin;     // num_fronts + 1
-  std::vector<int32_t> front_parent;    // num_fronts, -1 for a root
-  std::vector<int64_t> update_ptr;      // num_fronts + 1
-  std::vector<int32_t> update_rows;     // update_ptr[num_fronts]
-  std::vector<int32_t> child_ptr;       // num_fronts + 1
-  std::vector<int32_t> children;        // child_ptr[num_fronts]
-  std::vector<int64_t> subtree_work;    // num_fronts: flops estimate of
-                                        // the subtree rooted at each front
+  std::vector<int32_t> front_begin;   // num_fronts + 1
+  std::vector<int32_t> front_parent;  // num_fronts, -1 for a root
+  std::vector<int64_t> update_ptr;    // num_fronts + 1
+  std::vector<int32_t> update_rows;   // update_ptr[num_fronts]
+  std::vector<int32_t> child_ptr;     // num_fronts + 1
+  std::vector<int32_t> children;      // child_ptr[num_fronts]
+  std::vector<int64_t> subtree_work;  // num_fronts: flops estimate of
+                                      // the subtree rooted at each front
 
   int64_t nnz_factor = 0;  // entries of L (with the diagonal), no delays
   int64_t max_front = 0;   // largest front order, no delays

@@ -9,8 +9,8 @@
 namespace factord {
 
 std::vector<double> RuizScaling(const CsrMatrix& a,
-                                std::span<const double> values,
-                                int max_sweeps, double tolerance) {
+                                std::span<const double> values, int max_sweeps,
+                                double tolerance) {
   const int64_t n = a.rows;
   std::vector<double> s(n, 1.0);
   std::vector<double> row_max(n);

@@ -23,7 +23,8 @@ inline CsrMatrix LowerFromDense(int n, const std::vector<double>& dense,
   a.row_ptr.push_back(0);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
-      const bool stored = keep.empty() ? dense[i * n + j] != 0 : keep[i * n + j];
+      const bool stored =
+          keep.empty() ? dense[i * n + j] != 0 : keep[i * n + j];
       if (stored) {
         a.col_idx.push_back(j);
         a.values.push_back(dense[i * n + j]);

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -168,6 +169,32 @@ TEST(MatrixMarketIo, ReadsRealRightHandSides) {
   ASSERT_TRUE(k.ok()) << k.status();
   ASSERT_TRUE(rhs.ok()) << rhs.status();
   EXPECT_EQ(static_cast<int64_t>(rhs->size()), k->rows);
+}
+
+// Every KKT system of ../shared/data/kkt with its right-hand side.
+TEST(MatrixMarketIo, ReadsEveryKktSystemWithItsRhs) {
+  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  int systems = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           testing::SharedDataPath("kkt"))) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".mtx" || name.rfind("K_", 0) != 0) {
+      continue;
+    }
+    SCOPED_TRACE(entry.path().string());
+    absl::StatusOr<CsrMatrix> k = ReadMatrixMarket(entry.path().string());
+    ASSERT_TRUE(k.ok()) << k.status();
+    EXPECT_EQ(k->structure, Structure::kSymmetricLower);
+    const std::string rhs =
+        (entry.path().parent_path() /
+         ("rhs_" + name.substr(2, name.size() - 6) + ".rhs"))
+            .string();
+    absl::StatusOr<std::vector<double>> b = ReadDenseVector(rhs);
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_EQ(static_cast<int64_t>(b->size()), k->rows);
+    ++systems;
+  }
+  EXPECT_GE(systems, 60);
 }
 
 }  // namespace

@@ -315,6 +315,27 @@ TEST(MatrixMarket, ReadsSharedMatrices) {
     ++files;
   }
   EXPECT_GE(files, 20);
+  // Sizes from the collection's pages: n and stored entries.
+  const struct {
+    const char* name;
+    int64_t n, nnz;
+    Structure structure;
+  } kKnown[] = {
+      {"1138_bus", 1138, 2596, Structure::kSymmetricLower},
+      {"bcspwr10", 5300, 13571, Structure::kSymmetricLower},
+      {"ani4", 3081, 20971, Structure::kGeneral},
+      {"cryg2500", 2500, 12349, Structure::kGeneral},
+      {"zenios", 2873, 15032, Structure::kSymmetricLower},
+      {"resolve/A_spd01", 1024, 3800, Structure::kSymmetricLower},
+  };
+  for (const auto& known : kKnown) {
+    absl::StatusOr<CsrMatrix> a = ReadMatrixMarket(
+        testing::SharedDataPath(absl::StrCat("matrices/", known.name, ".mtx")));
+    ASSERT_TRUE(a.ok()) << a.status();
+    EXPECT_EQ(a->rows, known.n) << known.name;
+    EXPECT_EQ(a->nnz(), known.nnz) << known.name;
+    EXPECT_EQ(a->structure, known.structure) << known.name;
+  }
 }
 
 }  // namespace

@@ -114,8 +114,8 @@ TEST(FactorCache, FactorizationBytesCountAndEvictOthers) {
   ASSERT_TRUE(cache.InsertMatrix("new", m, 7, 0).ok());
   auto analysis = std::make_shared<FakeAnalysis>(500);
   auto factor = std::make_shared<FakeFactorization>(6000);
-  absl::StatusOr<CacheEntry> stored =
-      cache.StoreFactorization("new", 0, analysis, factor, Method::kLu, true);
+  absl::StatusOr<CacheEntry> stored = cache.StoreFactorization(
+      "new", 7, 0, analysis, factor, Method::kLu, true);
   ASSERT_TRUE(stored.ok()) << stored.status();
   EXPECT_FALSE(stored->stale);
   EXPECT_EQ(stored->bytes(), m->bytes() + 500 + 6000);
@@ -123,14 +123,14 @@ TEST(FactorCache, FactorizationBytesCountAndEvictOthers) {
   // A second factorization that no longer fits beside "old" evicts it.
   auto bigger = std::make_shared<FakeFactorization>(8000);
   ASSERT_TRUE(
-      cache.StoreFactorization("new", 0, analysis, bigger, Method::kLu, true)
+      cache.StoreFactorization("new", 7, 0, analysis, bigger, Method::kLu, true)
           .ok());
   EXPECT_EQ(cache.Lookup("old").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(cache.bytes(), m->bytes() + 500 + 8000);
   // And one that cannot fit at all is refused, keeping what was there.
   auto huge = std::make_shared<FakeFactorization>(20'000);
   EXPECT_EQ(
-      cache.StoreFactorization("new", 0, analysis, huge, Method::kLu, true)
+      cache.StoreFactorization("new", 7, 0, analysis, huge, Method::kLu, true)
           .status()
           .code(),
       absl::StatusCode::kResourceExhausted);
@@ -144,7 +144,7 @@ TEST(FactorCache, InUseEntrySurvivesEviction) {
   ASSERT_TRUE(cache.InsertMatrix("a", MatrixOfBytes(1200), 1, 0).ok());
   auto factor = std::make_shared<FakeFactorization>(100);
   ASSERT_TRUE(
-      cache.StoreFactorization("a", 0, nullptr, factor, Method::kLu, true)
+      cache.StoreFactorization("a", 1, 0, nullptr, factor, Method::kLu, true)
           .ok());
   absl::StatusOr<CacheEntry> in_use = cache.Lookup("a");  // a solve holds it
   ASSERT_TRUE(in_use.ok());
@@ -167,7 +167,7 @@ TEST(FactorCache, ReplaceValuesMarksStaleAndChecksPattern) {
   ASSERT_TRUE(cache.InsertMatrix("a", m, 42, 0).ok());
   auto factor = std::make_shared<FakeFactorization>(10);
   ASSERT_TRUE(
-      cache.StoreFactorization("a", 0, nullptr, factor, Method::kLu, true)
+      cache.StoreFactorization("a", 42, 0, nullptr, factor, Method::kLu, true)
           .ok());
   EXPECT_FALSE(cache.Lookup("a")->stale);
   absl::StatusOr<CacheEntry> updated = cache.ReplaceValues("a", m, 42, 99);
@@ -179,11 +179,16 @@ TEST(FactorCache, ReplaceValuesMarksStaleAndChecksPattern) {
             absl::StatusCode::kFailedPrecondition);
   // A factorization computed from version 0 lands stale.
   absl::StatusOr<CacheEntry> late =
-      cache.StoreFactorization("a", 0, nullptr, factor, Method::kLu, true);
+      cache.StoreFactorization("a", 42, 0, nullptr, factor, Method::kLu, true);
   ASSERT_TRUE(late.ok());
   EXPECT_TRUE(late->stale);
+  EXPECT_EQ(
+      cache.StoreFactorization("a", 41, 1, nullptr, factor, Method::kLu, true)
+          .status()
+          .code(),
+      absl::StatusCode::kFailedPrecondition);  // another pattern
   absl::StatusOr<CacheEntry> fresh =
-      cache.StoreFactorization("a", 1, nullptr, factor, Method::kLu, true);
+      cache.StoreFactorization("a", 42, 1, nullptr, factor, Method::kLu, true);
   EXPECT_FALSE(fresh->stale);
 }
 
@@ -195,7 +200,7 @@ TEST(FactorCache, ReuploadOfSamePatternKeepsAnalysis) {
   ASSERT_TRUE(cache.InsertMatrix("a", m, 5, 0).ok());
   auto analysis = std::make_shared<FakeAnalysis>(10);
   ASSERT_TRUE(cache
-                  .StoreFactorization("a", 0, analysis,
+                  .StoreFactorization("a", 5, 0, analysis,
                                       std::make_shared<FakeFactorization>(10),
                                       Method::kLu, true)
                   .ok());

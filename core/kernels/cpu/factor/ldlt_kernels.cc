@@ -3,12 +3,13 @@
 // BLAS 3 Schur update. Each front is computed by the same code as in the
 // reference and children are assembled in a fixed order, so the result does
 // not depend on the schedule.
+#include "kernels/factor/ldlt_kernels.h"
+
 #include <atomic>
 #include <mutex>
 
 #include "cblas.h"
 #include "kernels/cpu/common/parallel.h"
-#include "kernels/factor/ldlt_kernels.h"
 #include "tbb/enumerable_thread_specific.h"
 #include "tbb/task_group.h"
 
@@ -113,9 +114,9 @@ class TreeRun {
     for (int32_t k = sym_.child_ptr[f]; k < sym_.child_ptr[f + 1]; ++k) {
       children.push_back(&cbs_[sym_.children[k]]);
     }
-    internal::FactorizeFront(sym_, f, values_, children, params_,
-                             &SchurUpdate, maps_.local(), &(*factors_)[f],
-                             &cbs_[f], &(*counts_)[f]);
+    internal::FactorizeFront(sym_, f, values_, children, params_, &SchurUpdate,
+                             maps_.local(), &(*factors_)[f], &cbs_[f],
+                             &(*counts_)[f]);
     for (int32_t k = sym_.child_ptr[f]; k < sym_.child_ptr[f + 1]; ++k) {
       cbs_[sym_.children[k]] = internal::ContributionBlock();
     }

@@ -1,0 +1,24 @@
+// The injected faults, for the fault-injection tests only: included by a
+// faulty_*_kernels.cc file between the emulation header and a kernel source,
+// it redefines one intrinsic for that translation unit.
+//   FACTORD_FAULT_WRONG_SHUFFLE_LANE: every __shfl_sync reads the lane after
+//     the one asked for (__shfl_xor_sync is untouched);
+//   FACTORD_FAULT_MISSING_SYNCTHREADS: every __syncthreads() is dropped.
+// Each variant is linked into its own test executable, so its symbols never
+// meet those of the correct build.
+#ifndef FACTORD_TESTS_EMULATION_FAULT_VARIANTS_H_
+#define FACTORD_TESTS_EMULATION_FAULT_VARIANTS_H_
+
+#include "tests/emulation/cuda_emulation.h"
+
+#if defined(FACTORD_FAULT_WRONG_SHUFFLE_LANE)
+#define __shfl_sync(mask, var, lane) \
+  (::__shfl_sync)((mask), (var), ((lane) + 1) % warpSize)
+#elif defined(FACTORD_FAULT_MISSING_SYNCTHREADS)
+#define __syncthreads() ((void)0)
+#else
+#error \
+    "define FACTORD_FAULT_WRONG_SHUFFLE_LANE or FACTORD_FAULT_MISSING_SYNCTHREADS"
+#endif
+
+#endif  // FACTORD_TESTS_EMULATION_FAULT_VARIANTS_H_
