@@ -85,28 +85,27 @@ FACTORD_HOST_DEVICE inline double ColumnMax(double* f, int m, int p,
   return best;
 }
 
-// Eliminates the 1x1 pivot j (value d) from the alive columns and rows.
+// Updates of an elimination run over whole columns (rows 0..m-1): rows of
+// columns already eliminated receive harmless garbage there (a pivot
+// column's L entries are only read on rows alive at its elimination, and
+// the upper triangle of eliminated rows is never read), and in exchange the
+// loops are contiguous and vectorize.
+
+// Eliminates the 1x1 pivot j (value d) from the alive columns.
 FACTORD_HOST_DEVICE inline void Eliminate1x1(double* f, int m, int p,
                                              const int* alive, int num_alive,
                                              int j, double d) {
   const double inv = 1.0 / d;
+  double* col_j = &At(f, m, 0, j);
   for (int t = 0; t < num_alive; ++t) {
     const int k = alive[t];
     if (k == j) continue;
-    const double wk = At(f, m, k, j) * inv;  // l_k
+    const double wk = col_j[k] * inv;  // l_k
     if (wk == 0) continue;
-    for (int s = 0; s < num_alive; ++s) {
-      const int i = alive[s];
-      if (i != j) At(f, m, i, k) -= At(f, m, i, j) * wk;
-    }
     double* col_k = &At(f, m, 0, k);
-    const double* col_j = &At(f, m, 0, j);
-    for (int i = p; i < m; ++i) col_k[i] -= col_j[i] * wk;
+    for (int i = 0; i < m; ++i) col_k[i] -= col_j[i] * wk;
   }
-  for (int t = 0; t < num_alive; ++t) {
-    if (alive[t] != j) At(f, m, alive[t], j) *= inv;
-  }
-  for (int i = p; i < m; ++i) At(f, m, i, j) *= inv;
+  for (int i = 0; i < m; ++i) col_j[i] *= inv;
 }
 
 // Eliminates the 2x2 pivot (j, r) with D = [a b; b c].
@@ -116,33 +115,22 @@ FACTORD_HOST_DEVICE inline void Eliminate2x2(double* f, int m, int p,
                                              double c) {
   const double det = a * c - b * b;
   const double i11 = c / det, i12 = -b / det, i22 = a / det;
+  double* col_j = &At(f, m, 0, j);
+  double* col_r = &At(f, m, 0, r);
   for (int t = 0; t < num_alive; ++t) {
     const int k = alive[t];
     if (k == j || k == r) continue;
-    const double fj = At(f, m, k, j), fr = At(f, m, k, r);
+    const double fj = col_j[k], fr = col_r[k];
     const double lj = fj * i11 + fr * i12, lr = fj * i12 + fr * i22;
     if (lj == 0 && lr == 0) continue;
-    for (int s = 0; s < num_alive; ++s) {
-      const int i = alive[s];
-      if (i != j && i != r) {
-        At(f, m, i, k) -= At(f, m, i, j) * lj + At(f, m, i, r) * lr;
-      }
-    }
     double* col_k = &At(f, m, 0, k);
-    const double* col_j = &At(f, m, 0, j);
-    const double* col_r = &At(f, m, 0, r);
-    for (int i = p; i < m; ++i) col_k[i] -= col_j[i] * lj + col_r[i] * lr;
+    for (int i = 0; i < m; ++i) col_k[i] -= col_j[i] * lj + col_r[i] * lr;
   }
-  auto scale = [&](int i) {
-    const double fj = At(f, m, i, j), fr = At(f, m, i, r);
-    At(f, m, i, j) = fj * i11 + fr * i12;
-    At(f, m, i, r) = fj * i12 + fr * i22;
-  };
-  for (int t = 0; t < num_alive; ++t) {
-    const int i = alive[t];
-    if (i != j && i != r) scale(i);
+  for (int i = 0; i < m; ++i) {
+    const double fj = col_j[i], fr = col_r[i];
+    col_j[i] = fj * i11 + fr * i12;
+    col_r[i] = fj * i12 + fr * i22;
   }
-  for (int i = p; i < m; ++i) scale(i);
 }
 
 FACTORD_HOST_DEVICE inline void RemoveAlive(int* alive, int* num_alive, int j) {
