@@ -51,6 +51,10 @@ if [[ ! -x "$bin" ]]; then
   exit 1
 fi
 
+read -r -a extra_args <<<"$extra"
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+
 # The value of a top-level JSON field of the (flat) final line.
 field() {
   sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\)\"\{0,1\}[,}].*/\1/p" <<<"$2"
@@ -74,7 +78,7 @@ for set in lp qp; do
     total[$set]=$((total[$set] + 1))
     start=$(date +%s.%N)
     output=$(timeout "$timeout_s" "$bin" --server="$server" --json \
-      --method="$method" $extra "$file" 2>/tmp/ipm_sweep_err.$$)
+      --method="$method" "${extra_args[@]}" "$file" 2>"$errors")
     code=$?
     seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" \
       'BEGIN { printf "%.1f", e - s }')
@@ -102,7 +106,7 @@ for set in lp qp; do
       "$optimum" "$rel" "$ok" "${budget:--}" "${reuse:--}" "$seconds"
     if [[ $ok == no ]]; then
       reason="status $status, objective ${objective:--} vs $optimum (rel $rel)"
-      err=$(head -c 300 /tmp/ipm_sweep_err.$$ | tr '\n' ' ')
+      err=$(head -c 300 "$errors" | tr '\n' ' ')
       constant=$(field objective_constant "$last")
       if [[ -n "$objective" && -n "$constant" ]]; then
         # Published optima sometimes leave out the objective constant (the
@@ -121,7 +125,6 @@ the objective constant $constant (rel $without)"
     fi
   done <"$data/$set/optimal.tsv"
 done
-rm -f /tmp/ipm_sweep_err.$$
 
 echo
 echo "LP: ${passed[lp]}/${total[lp]} within 1e-6 (target 48/50)"

@@ -1,8 +1,9 @@
 // factord: the sparse linear solver daemon. The only place with flags: they
 // become a ServerConfig. SIGTERM / SIGINT drain in-flight work, then exit 0.
-#include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -17,7 +18,40 @@
 #include "server/service/request_log.h"
 
 namespace {
+
 const factord::server::ServerConfig kDefaults;
+
+// Self-pipe: the handler may run on any thread (OpenBLAS and TBB start
+// threads before main, so masking signals in main cannot steer them), and
+// writing a byte is async-signal-safe.
+int signal_pipe[2] = {-1, -1};
+
+extern "C" void OnTerminationSignal(int signo) {
+  const char byte = static_cast<char>(signo);
+  const int saved_errno = errno;
+  [[maybe_unused]] ssize_t n = write(signal_pipe[1], &byte, 1);
+  errno = saved_errno;
+}
+
+bool InstallSignalHandlers() {
+  if (pipe(signal_pipe) != 0) return false;
+  struct sigaction action = {};
+  action.sa_handler = OnTerminationSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  return sigaction(SIGTERM, &action, nullptr) == 0 &&
+         sigaction(SIGINT, &action, nullptr) == 0;
+}
+
+// Blocks until a byte arrives on the pipe; returns it (the signal number,
+// or 0 when main wakes the waiter up itself).
+int WaitForSignal() {
+  char byte = 0;
+  while (read(signal_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+  }
+  return byte;
+}
+
 }  // namespace
 
 ABSL_FLAG(std::string, listen, kDefaults.listen,
@@ -64,29 +98,27 @@ int main(int argc, char** argv) {
   config.max_nnz = absl::GetFlag(FLAGS_max_nnz);
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
 
-  // Block the signals in every thread (the server's threads inherit the
-  // mask) and take them synchronously in one thread below.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
+  if (!InstallSignalHandlers()) {
+    std::fprintf(stderr, "factord: cannot install the SIGTERM handler\n");
+    return 1;
+  }
   auto server = factord::server::Server::Start(config);
   if (!server.ok()) {
     std::fprintf(stderr, "factord: %s\n", server.status().ToString().c_str());
     return 1;
   }
   const absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
-  std::thread signal_waiter([&signals, &server, grace] {
-    int received = 0;
-    sigwait(&signals, &received);
-    factord::server::LogLine(absl::StrCat("received signal ", received,
-                                          ", draining (grace ",
-                                          absl::FormatDuration(grace), ")"));
+  std::thread signal_waiter([&server, grace] {
+    const int signo = WaitForSignal();
+    if (signo != 0) {
+      factord::server::LogLine(absl::StrCat("received signal ", signo,
+                                            ", draining (grace ",
+                                            absl::FormatDuration(grace), ")"));
+    }
     (*server)->Shutdown(grace);
   });
   (*server)->Wait();
+  OnTerminationSignal(0);  // wake the waiter if no signal came
   signal_waiter.join();
   return 0;
 }

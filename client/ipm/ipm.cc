@@ -186,18 +186,26 @@ absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
                             bool* failed) {
   *failed = false;
   const bool in_shifts = options_.regularization_in_shifts;
-  const double base_p = in_shifts ? options_.primal_regularization : 0.0;
-  const double base_d = in_shifts ? options_.dual_regularization : 0.0;
-  matrix_.Fill(d, in_shifts ? 0.0 : options_.primal_regularization,
-               in_shifts ? 0.0 : options_.dual_regularization);
-  absl::Status status = kkt_.SetValues(matrix_.matrix());
-  if (!status.ok()) return status;
   const int64_t n = f_.num_vars, m = f_.num_rows;
   // Ipopt's rule: start from a third of the last shift that worked.
   double shift = last_shift_ / 3 < 1e-10 ? 0 : last_shift_ / 3;
+  bool values_sent = false;
   while (true) {
-    absl::StatusOr<KktFactorReport> report =
-        kkt_.Factorize(DiagonalShift{-(base_p + shift), base_d + shift, n});
+    // With shifts the values are sent once and the regularization travels
+    // in the Factorize request; without (lu), raising it re-sends values.
+    DiagonalShift factor_shift;
+    if (in_shifts) {
+      factor_shift = DiagonalShift{-(options_.primal_regularization + shift),
+                                   options_.dual_regularization + shift, n};
+    }
+    if (!in_shifts || !values_sent) {
+      matrix_.Fill(d, in_shifts ? 0.0 : options_.primal_regularization + shift,
+                   in_shifts ? 0.0 : options_.dual_regularization + shift);
+      absl::Status status = kkt_.SetValues(matrix_.matrix());
+      if (!status.ok()) return status;
+      values_sent = true;
+    }
+    absl::StatusOr<KktFactorReport> report = kkt_.Factorize(factor_shift);
     if (!report.ok()) return report.status();
     log->factorizations++;
     log->factorize_s += report->factorize_s;

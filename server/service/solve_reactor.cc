@@ -68,7 +68,9 @@ void SolveReactor::OnCancel() {
   Step step;
   {
     absl::MutexLock lock(&mu_);
-    Fail(absl::CancelledError("the client cancelled the solve"));
+    Fail(
+        absl::CancelledError("the solve was cancelled (client cancel, "
+                             "deadline, or server shutdown)"));
     step = NextStep();
   }
   Perform(std::move(step));

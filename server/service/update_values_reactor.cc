@@ -31,7 +31,9 @@ void UpdateValuesReactor::OnReadDone(bool ok) {
     return;
   }
   if (context_->IsCancelled()) {
-    Reply(absl::CancelledError("the client cancelled the update"));
+    Reply(
+        absl::CancelledError("the update was cancelled (client cancel, "
+                             "deadline, or server shutdown)"));
     return;
   }
   state_->metrics->ReceivedBytes(bytes_received_);

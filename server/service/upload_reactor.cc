@@ -36,7 +36,9 @@ void UploadReactor::OnReadDone(bool ok) {
     return;
   }
   if (context_->IsCancelled()) {
-    Reply(absl::CancelledError("the client cancelled the upload"));
+    Reply(
+        absl::CancelledError("the upload was cancelled (client cancel, "
+                             "deadline, or server shutdown)"));
     return;
   }
   absl::Status submitted =

@@ -22,7 +22,9 @@ absl::Status WorkerPool::Submit(absl::AnyInvocable<void()> job) {
     return absl::UnavailableError(
         absl::StrCat("the ", name_, " pool is shutting down"));
   }
-  if (static_cast<int>(queue_.size()) >= max_queue_) {
+  // Jobs beyond the busy workers wait; at most max_queue of them.
+  const int workers = static_cast<int>(threads_.size());
+  if (static_cast<int>(queue_.size()) + running_ >= workers + max_queue_) {
     return absl::ResourceExhaustedError(
         absl::StrCat("the ", name_, " queue is full (max_queue = ", max_queue_,
                      " jobs waiting)"));

@@ -25,7 +25,8 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
   ~WorkerPool();  // Drain()
 
-  // Queues `job`. ResourceExhausted when max_queue jobs already wait,
+  // Queues `job`. ResourceExhausted when all workers are busy and max_queue
+  // jobs already wait (max_queue 0: run at once or refuse),
   // Unavailable once Drain() has begun. The pool owns the job until it ran.
   absl::Status Submit(absl::AnyInvocable<void()> job);
 

@@ -49,6 +49,12 @@ std::vector<NamedParams> AllParams() {
     p.pivoting = kernels::kDenseRook;
     p.threshold = 0.1;
     all.push_back({force ? "rook0.1+force" : "rook0.1", p});
+    // Over a zero delay budget, the second pass with the weak threshold.
+    p.pivoting = kernels::kDenseBunchKaufman;
+    p.threshold = 0.5;
+    p.delay_budget = 0;
+    p.weak_threshold = 1e-3;
+    all.push_back({force ? "bk0.5/weak+force" : "bk0.5/weak", p});
   }
   return all;
 }

@@ -13,6 +13,8 @@
 //     among the fully summed rows), else the 2x2 (j, r);
 //   rook: as Bunch-Kaufman, but when the 2x2 fails the search moves on to
 //     column r and repeats (a few steps).
+// A column that is numerically zero (diagonal and every entry below tiny)
+// is a zero pivot in any front: it is perturbed at once, not delayed.
 // With `force` (the root front) every column is eliminated: after the
 // threshold passes stall, the largest remaining pivot is taken without the
 // threshold, and a pivot below `tiny` is replaced by +-perturbation and
@@ -203,6 +205,12 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     q += 2;
     ++counts.two_by_two;
   };
+  auto perturb = [&](int j) {
+    const double a = At(f, m, j, j);
+    if (a == 0) ++counts.zero;
+    ++counts.perturbed;
+    take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+  };
   // The largest |F(i, j)| over alive fully summed rows i != j, or -1.
   auto partner = [&](int j) {
     int best = -1;
@@ -237,6 +245,13 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
         take1(j, ajj);
         return true;
       }
+      if (fabs(ajj) <= tiny && g_j <= tiny) {
+        // A numerically zero column stays zero whatever is eliminated
+        // later (its entries are fully summed): delaying cannot help, so
+        // it is the zero pivot it is, perturbed and counted here.
+        perturb(j);
+        return true;
+      }
       const int r = partner(j);
       if (r < 0) return false;
       const double arr = At(f, m, r, r);
@@ -267,16 +282,21 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
       if (num_alive <= params.delay_budget || params.force) break;
       u = params.weak_threshold;
     }
-    int cursor = 0, failures = 0;
-    while (num_alive > 0 && failures < num_alive &&
+    // Sweeps over the alive columns, each tested once per sweep, repeated
+    // while a sweep takes a pivot (re-testing every failed column after
+    // each pivot would cost O(p^2 m) on fronts with many delays).
+    bool progress = true;
+    while (progress && num_alive > 0 &&
            (pass == 0 || num_alive > params.delay_budget)) {
-      if (cursor >= num_alive) cursor = 0;
-      const int j = alive[cursor];
-      if (try_pivot(j)) {
-        failures = 0;  // the alive list shifted: retry at the same cursor
-      } else {
-        ++failures;
-        ++cursor;
+      progress = false;
+      int cursor = 0;
+      while (cursor < num_alive &&
+             (pass == 0 || num_alive > params.delay_budget)) {
+        if (try_pivot(alive[cursor])) {
+          progress = true;  // the list shifted: test the same position
+        } else {
+          ++cursor;
+        }
       }
     }
   }
@@ -309,9 +329,7 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
         continue;
       }
     }
-    if (a == 0) ++counts.zero;
-    ++counts.perturbed;
-    take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+    perturb(j);
   }
   counts.eliminated = q;
   return counts;

@@ -12,10 +12,23 @@
 // solves and iterative refinement on the matrix as uploaded until the
 // backward error stops improving.
 //
+// Pivoting policy (kernels/common/dense_ldlt.h): threshold u = 0.01 first;
+// a front may delay up to a quarter of its own columns, beyond that it takes
+// pivots down to a weak threshold 1e-10 (never below the zero-pivot
+// tolerance 1e-13 max|S A S|), so that delays do not snowball into a dense
+// root on ill-conditioned late IPM iterations; refinement absorbs the pivot
+// growth. A numerically zero column is a zero pivot in any front.
+//
 // Limits: the symbolic structure assumes no delays, so heavy delaying grows
-// fronts beyond the estimate; perturbed pivots (numerically singular
-// matrices) make the inertia unreliable and the status kPerturbed.
-// block_ildlt (the incomplete variant) is not implemented yet.
+// fronts beyond the estimate; the dense front kernel is unblocked
+// (BLAS 3 only for the contribution-block update), so fronts of thousands
+// of fully summed columns (singular saddle points whose zero pivots all
+// reach the root) take seconds; perturbed pivots (numerically singular
+// matrices) make the inertia unreliable and the status kPerturbed. Refinement
+// runs against the matrix as uploaded (unshifted): with large IPM shifts it
+// stops at the first step that does not halve the backward error. Fronts
+// are allocated per front (sizes depend on the delays). block_ildlt (the
+// incomplete variant) is not implemented yet.
 #include <algorithm>
 #include <cmath>
 #include <limits>

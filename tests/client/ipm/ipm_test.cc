@@ -142,6 +142,47 @@ TEST(IpmTest, WrongInertiaRaisesShiftsWithoutResendingValues) {
   EXPECT_LT(RelativeError(r->objective, -4.6475314286E+02), 1e-6);
 }
 
+// Without shifts (method lu takes none) the regularization goes into the
+// values: a solver that reports a singular factor while the (2,2) diagonal is
+// below 1e-6 must receive new values with a larger regularization.
+class SingularUntilRegularized : public DenseKktSolver {
+ public:
+  absl::Status SetValues(const SymmetricLowerCsr& kkt) override {
+    last_diagonal_ = kkt.values.back();  // the last row ends in its diagonal
+    return DenseKktSolver::SetValues(kkt);
+  }
+  absl::StatusOr<KktFactorReport> Factorize(
+      const DiagonalShift& shift) override {
+    EXPECT_EQ(shift.shift_first, 0.0);
+    EXPECT_EQ(shift.shift_rest, 0.0);
+    absl::StatusOr<KktFactorReport> r = DenseKktSolver::Factorize(shift);
+    if (r.ok()) r->ok = last_diagonal_ >= 0.9e-6, r->inertia_known = false;
+    return r;
+  }
+
+ private:
+  double last_diagonal_ = 0;
+};
+
+TEST(IpmTest, WithoutShiftsRegularizationIsResentInValues) {
+  absl::StatusOr<QpProblem> p =
+      ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
+  if (!p.ok()) GTEST_SKIP() << p.status();
+  SingularUntilRegularized kkt;
+  IpmOptions options;
+  options.regularization_in_shifts = false;
+  int iterations = 0;
+  absl::StatusOr<IpmResult> r =
+      SolveQp(*p, kkt, options, [&](const IterationLog& log) {
+        ++iterations;
+        EXPECT_GE(log.shift, 0.9e-6);
+      });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GT(kkt.set_values_calls, iterations);  // values re-sent on retries
+  EXPECT_EQ(r->status, IpmStatus::kOptimal) << r->message;
+  EXPECT_LT(RelativeError(r->objective, -4.6475314286E+02), 1e-6);
+}
+
 std::map<std::string, double> Optima(const std::string& set) {
   std::map<std::string, double> optima;
   std::ifstream table(testing::SharedDataPath(set + "/optimal.tsv"));

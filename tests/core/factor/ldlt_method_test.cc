@@ -155,6 +155,49 @@ TEST(LdltMethod, ShiftsChangeTheFactorizedMatrix) {
   EXPECT_NEAR(run->x[1], 1.0, 1e-14);
 }
 
+TEST(LdltMethod, MissingDiagonalTakesTheShift) {
+  // [[., 1], [1, .]] without stored diagonal entries; shift 2 on both:
+  // [[2, 1], [1, 2]], positive definite.
+  auto a = Share(LowerFromDense(2, {0, 1, 1, 0}, {false, false, true, false}));
+  FactorOptions options;
+  options.shift_first = options.shift_rest = 2.0;
+  auto run = RunLdlt(a, {1, 1}, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ExpectInertia(run->factor.inertia, 2, 0, 0);
+  options.shift_first = options.shift_rest = 0.0;
+  run = RunLdlt(a, {1, 2}, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ExpectInertia(run->factor.inertia, 1, 1, 0);
+  EXPECT_NEAR(run->x[0], 2.0, 1e-14);
+  EXPECT_NEAR(run->x[1], 1.0, 1e-14);
+}
+
+TEST(LdltMethod, EmptyMatrix) {
+  CsrMatrix a;
+  a.structure = Structure::kSymmetricLower;
+  a.row_ptr = {0};
+  auto run = RunLdlt(Share(a), {});
+  ASSERT_TRUE(run.ok()) << run.status();
+  ExpectInertia(run->factor.inertia, 0, 0, 0);
+}
+
+TEST(LdltMethod, CancelledFactorizationUnwinds) {
+  auto a = Share(LowerFromDense(3, {4, 1, 0, 1, -3, 1, 0, 1, 2}));
+  FactorOptions options;
+  options.method = Method::kLdlt;
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    ExecContext ctx;
+    ctx.backend = backend;
+    auto analysis = Analyze(*a, options, ctx);
+    ASSERT_TRUE(analysis.ok());
+    Cancellation cancellation;
+    cancellation.Cancel();
+    ctx.cancellation = &cancellation;
+    auto f = Factorize(a, *analysis, options, ctx);
+    EXPECT_EQ(f.status().code(), absl::StatusCode::kCancelled);
+  }
+}
+
 TEST(LdltMethod, RejectsGeneralMatrices) {
   CsrMatrix a = LowerFromDense(1, {1.0});
   a.structure = Structure::kGeneral;

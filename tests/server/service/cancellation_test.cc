@@ -88,5 +88,34 @@ TEST_F(CancellationTest, ClientCancelStopsTheSolve) {
   EXPECT_TRUE(ok.ok()) << ok.error_message();
 }
 
+TEST_F(CancellationTest, FullQueueIsResourceExhausted) {
+  ServerConfig config = TestConfig();
+  config.workers = 1;
+  config.max_queue = 0;
+  StartServer(config);
+  v1::MatrixInfo info;
+  ASSERT_TRUE(UploadCsr("big", Tridiagonal(n_), 5000, &info).ok());
+  v1::FactorizeReply fr;
+  ASSERT_TRUE(Factorize("big", v1::METHOD_JACOBI, &fr).ok());
+  // The endless solve holds the only worker.
+  grpc::ClientContext ctx;
+  std::thread busy([&] { EndlessSolve(&ctx); });
+  grpc::Status s;
+  for (int i = 0; i < 100; ++i) {
+    absl::SleepFor(absl::Milliseconds(20));
+    s = Factorize("big", v1::METHOD_JACOBI, &fr);
+    if (!s.ok()) break;
+  }
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << s.error_message();
+  EXPECT_NE(s.error_message().find("max_queue = 0"), std::string::npos)
+      << s.error_message();
+  ctx.TryCancel();
+  busy.join();
+  EXPECT_TRUE(BecomesIdle(server_->metrics_port(), absl::Seconds(5)));
+  s = Factorize("big", v1::METHOD_JACOBI, &fr);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+}
+
 }  // namespace
 }  // namespace factord::server::testing

@@ -40,6 +40,27 @@ TEST(WorkerPool, BoundedQueueRefusesWithResourceExhausted) {
   release.Notify();
 }
 
+TEST(WorkerPool, ZeroQueueRunsOnIdleWorkersOnly) {
+  WorkerPool pool("test", 1, 0);
+  absl::Notification release, started;
+  ASSERT_TRUE(pool.Submit([&] {
+                    started.Notify();
+                    release.WaitForNotification();
+                  })
+                  .ok());
+  started.WaitForNotification();
+  EXPECT_EQ(pool.Submit([] {}).code(), absl::StatusCode::kResourceExhausted);
+  release.Notify();
+  // Once the worker is idle again a job is accepted.
+  absl::Status s;
+  for (int i = 0; i < 1000; ++i) {
+    s = pool.Submit([] {});
+    if (s.ok()) break;
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  EXPECT_TRUE(s.ok()) << s;
+}
+
 TEST(WorkerPool, DrainRunsQueuedJobsThenRefuses) {
   WorkerPool pool("test", 1, 10);
   absl::Notification release, started;

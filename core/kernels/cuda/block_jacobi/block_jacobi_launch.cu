@@ -28,6 +28,7 @@ namespace factord::kernels::cuda {
 namespace {
 
 constexpr int kWarpsPerCudaBlock = 4;
+constexpr int kThreadsPerCudaBlock = kWarpSize * kWarpsPerCudaBlock;
 constexpr int kMaxBlock = kMaxGaussJordanSize;
 static_assert(kMaxBlock == kWarpSize, "one lane per row of a block");
 
@@ -55,7 +56,7 @@ __device__ __forceinline__ void WarpArgMax(double& value, int& lane) {
   }
 }
 
-__global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
+__global__ void __launch_bounds__(kThreadsPerCudaBlock)
     ExtractDiagonalBlocksKernel(DeviceBlockLayout layout, DeviceCsr a,
                                 double* __restrict__ blocks) {
   const int64_t b = WarpBlock();
@@ -75,7 +76,7 @@ __global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
   }
 }
 
-__global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
+__global__ void __launch_bounds__(kThreadsPerCudaBlock)
     InvertDiagonalBlocksKernel(DeviceBlockLayout layout,
                                const double* __restrict__ blocks,
                                double* __restrict__ inverses,
@@ -177,7 +178,7 @@ __global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
 // gathers r for all its diagonal blocks into shared memory (coalesced reads
 // of block_rows by all its threads); a lane then needs entries gathered by
 // other warps' threads, hence the barrier.
-__global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
+__global__ void __launch_bounds__(kThreadsPerCudaBlock)
     ApplyBlockDiagonalKernel(DeviceBlockLayout layout,
                              const double* __restrict__ inverses,
                              const double* __restrict__ r,

@@ -28,6 +28,7 @@ namespace {
 
 constexpr int kMaxRows = 32;
 constexpr int kWarpsPerCudaBlock = 4;
+constexpr int kThreadsPerCudaBlock = kWarpSize * kWarpsPerCudaBlock;
 
 // The state of one warp factorizing one block; every member but `row` and
 // `lane` is identical in all lanes.
@@ -39,6 +40,7 @@ struct WarpLdlt {
   int num_alive;
   int q;  // pivots taken
   DenseLdltParams params;
+  double u;  // the threshold of the current pass
   DenseLdltCounts counts;
   int* order;
   int* size;
@@ -118,13 +120,14 @@ struct WarpLdlt {
     ++q;
   }
 
-  // dense_ldlt::Eliminate1x1: F(i,k) -= F(i,j) (F(k,j) / d), then column j
-  // scaled by 1/d, over the alive rows and columns other than j.
+  // dense_ldlt::Eliminate1x1: F(i,k) -= F(i,j) (F(k,j) / d) for the alive
+  // columns k != j and every row i (the host routine sweeps whole columns
+  // so that its loops vectorize), then column j scaled by 1/d.
   __device__ void Take1(int j, double d, int pivot_size) {
     const double inv = 1.0 / d;
     const double f_ij = SelectEntry(row, j);
     const double my_multiplier = f_ij * inv;  // lane k: F(k, j) / d
-    const bool update = IsAlive(lane) && lane != j;
+    const bool update = lane < m;
 #pragma unroll
     for (int k = 0; k < kMaxRows; ++k) {
       if (IsAlive(k) && k != j) {  // uniform across the warp
@@ -136,13 +139,14 @@ struct WarpLdlt {
     Record(j, pivot_size, d, 0.0);
   }
 
-  // dense_ldlt::Eliminate2x2 with D = [a b; b c] on columns (j, r).
+  // dense_ldlt::Eliminate2x2 with D = [a b; b c] on columns (j, r), every
+  // row updated as in the host routine.
   __device__ void Take2(int j, int r, double a, double b, double c) {
     const double det = a * c - b * b;
     const double i11 = c / det, i12 = -b / det, i22 = a / det;
     const double fj = SelectEntry(row, j), fr = SelectEntry(row, r);
     const double my_lj = fj * i11 + fr * i12, my_lr = fj * i12 + fr * i22;
-    const bool update = IsAlive(lane) && lane != j && lane != r;
+    const bool update = lane < m;
 #pragma unroll
     for (int k = 0; k < kMaxRows; ++k) {
       if (IsAlive(k) && k != j && k != r) {  // uniform across the warp
@@ -160,10 +164,17 @@ struct WarpLdlt {
     ++counts.two_by_two;
   }
 
+  // The zero pivot j (diagonal a) replaced by +-perturbation and counted.
+  __device__ void Perturb(int j, double a) {
+    if (a == 0) ++counts.zero;
+    ++counts.perturbed;
+    Take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+  }
+
   // The host routine's try_pivot: 1x1 at j, else 1x1 at its partner r,
   // else the 2x2 (j, r); rook repeats from r.
   __device__ bool TryPivot(int j) {
-    const double tiny = params.tiny, u = params.threshold;
+    const double tiny = params.tiny;
     if (params.pivoting == kDenseStatic) {
       const double a = __shfl_sync(kFullWarpMask, SelectEntry(row, j), j);
       if (fabs(a) > tiny) {
@@ -180,6 +191,12 @@ struct WarpLdlt {
       const double g_j = ColumnMax(col_j, j, -1);
       if (fabs(ajj) > tiny && fabs(ajj) >= u * g_j) {
         Take1(j, ajj, 1);
+        return true;
+      }
+      if (fabs(ajj) <= tiny && g_j <= tiny) {
+        // A numerically zero column stays zero whatever is eliminated
+        // later: a zero pivot, perturbed at once (as the host routine).
+        Perturb(j, ajj);
         return true;
       }
       const int r = Partner(col_j, j);
@@ -236,9 +253,7 @@ struct WarpLdlt {
           continue;
         }
       }
-      if (a == 0) ++counts.zero;
-      ++counts.perturbed;
-      Take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+      Perturb(j, a);
     }
   }
 
@@ -253,7 +268,7 @@ struct WarpLdlt {
   }
 };
 
-__global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
+__global__ void __launch_bounds__(kThreadsPerCudaBlock)
     DenseLdltBatchKernel(DeviceDenseLdltBatch batch, DenseLdltParams params,
                          double* __restrict__ values, int* __restrict__ order,
                          int* __restrict__ size, double* __restrict__ d_diag,
@@ -282,16 +297,28 @@ __global__ void __launch_bounds__(kWarpSize* kWarpsPerCudaBlock)
     w.row[j] = (w.lane < m && j < m) ? f[j * m + w.lane] : 0.0;
   }
 
-  // Threshold passes: cycle through the alive columns until a whole cycle
-  // takes no pivot (the host routine's loop).
-  int cursor = 0, failures = 0;
-  while (w.num_alive > 0 && failures < w.num_alive) {
-    if (cursor >= w.num_alive) cursor = 0;
-    if (w.TryPivot(w.NthAlive(cursor))) {
-      failures = 0;
-    } else {
-      ++failures;
-      ++cursor;
+  // Threshold passes (the host routine's loops): sweeps over the alive
+  // columns while a sweep takes a pivot; then, with more than
+  // delay_budget columns left, the same with the weak threshold.
+  w.u = params.threshold;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      if (w.num_alive <= params.delay_budget || params.force) break;
+      w.u = params.weak_threshold;
+    }
+    bool progress = true;
+    while (progress && w.num_alive > 0 &&
+           (pass == 0 || w.num_alive > params.delay_budget)) {
+      progress = false;
+      int cursor = 0;
+      while (cursor < w.num_alive &&
+             (pass == 0 || w.num_alive > params.delay_budget)) {
+        if (w.TryPivot(w.NthAlive(cursor))) {
+          progress = true;  // the list shifted: test the same position
+        } else {
+          ++cursor;
+        }
+      }
     }
   }
   w.counts.eliminated = w.q;
