@@ -37,6 +37,11 @@ void SolveReactor::OnReadDone(bool ok) {
     absl::MutexLock lock(&mu_);
     if (!ok) {
       reads_done_ = true;
+      if (context_->IsCancelled()) {
+        Fail(absl::CancelledError(
+            "the solve was cancelled (client cancel, deadline, or server "
+            "shutdown)"));
+      }
     } else if (!finished_ && error_.ok()) {
       if (absl::Status s = Consume(request_); !s.ok()) {
         Fail(std::move(s));

@@ -10,7 +10,9 @@
 #include "gtest/gtest.h"
 #include "kernels/cuda/block_jacobi/block_jacobi_kernels.h"
 #include "kernels/cuda/device.h"
+#include "kernels/cuda/factor/dense_ldlt_launch.h"
 #include "tests/emulation/block_jacobi_cases.h"
+#include "tests/emulation/dense_ldlt_cases.h"
 
 namespace factord::emulation_testing {
 namespace {
@@ -85,6 +87,64 @@ TEST(CudaBlockJacobi, DeviceKernelsMatchReference) {
     for (int64_t i = 0; i < c.a.rows; ++i) {
       EXPECT_NEAR(z_gpu[i], z[i], 1e-10 * std::max(1.0, std::fabs(z[i])));
     }
+  }
+}
+
+// The batched dense LDL^T kernel on the device against DensePartialLdlt. On
+// a GPU, FMA contraction changes the last bits, so the pivot decisions of
+// the planted blocks (far from the thresholds) must agree and the values
+// only closely.
+TEST(CudaDenseLdlt, DeviceKernelMatchesReference) {
+  const cuda::CudaDevices devices = cuda::DetectCudaDevices();
+  if (devices.count == 0) {
+    GTEST_SKIP() << "no CUDA device: " << devices.reason;
+  }
+  auto stream_or = cuda::CudaStream::Create(0);
+  ASSERT_TRUE(stream_or.ok()) << stream_or.status();
+  cuda::CudaStream& stream = **stream_or;
+  const LdltBatch batch = PlantedBatch();
+  DenseLdltParams params;  // Bunch-Kaufman, u = 0.01
+  const LdltOutputs want = RunReference(batch, params);
+  LdltOutputs got = Sentinel(batch);
+  auto value_ptr =
+      cuda::UploadArray(std::span<const int64_t>(batch.value_ptr), stream);
+  auto pivot_ptr =
+      cuda::UploadArray(std::span<const int64_t>(batch.pivot_ptr), stream);
+  auto values = cuda::UploadArray(std::span<const double>(got.values), stream);
+  auto order = cuda::UploadArray(std::span<const int>(got.order), stream);
+  auto size = cuda::UploadArray(std::span<const int>(got.size), stream);
+  auto d_diag = cuda::UploadArray(std::span<const double>(got.d_diag), stream);
+  auto d_off = cuda::UploadArray(std::span<const double>(got.d_off), stream);
+  auto counts =
+      cuda::UploadArray(std::span<const DenseLdltCounts>(got.counts), stream);
+  ASSERT_TRUE(value_ptr.ok() && pivot_ptr.ok() && values.ok() && order.ok() &&
+              size.ok() && d_diag.ok() && d_off.ok() && counts.ok());
+  cuda::DeviceDenseLdltBatch device;
+  device.num_blocks = batch.num_blocks();
+  device.value_ptr = value_ptr->data();
+  device.pivot_ptr = pivot_ptr->data();
+  ASSERT_EQ(cuda::LaunchDenseLdltBatch(
+                device, params, values->data(), order->data(), size->data(),
+                d_diag->data(), d_off->data(), counts->data(), stream.get()),
+            cudaSuccess);
+  ASSERT_TRUE(values->CopyToHost(std::span<double>(got.values), stream).ok());
+  ASSERT_TRUE(order->CopyToHost(std::span<int>(got.order), stream).ok());
+  ASSERT_TRUE(size->CopyToHost(std::span<int>(got.size), stream).ok());
+  ASSERT_TRUE(d_diag->CopyToHost(std::span<double>(got.d_diag), stream).ok());
+  ASSERT_TRUE(
+      counts->CopyToHost(std::span<DenseLdltCounts>(got.counts), stream).ok());
+  ASSERT_TRUE(stream.Synchronize().ok());
+  EXPECT_EQ(got.order, want.order);
+  EXPECT_EQ(got.size, want.size);
+  for (size_t b = 0; b < want.counts.size(); ++b) {
+    EXPECT_EQ(got.counts[b].eliminated, want.counts[b].eliminated) << b;
+    EXPECT_EQ(got.counts[b].two_by_two, want.counts[b].two_by_two) << b;
+  }
+  for (size_t k = 0; k < want.values.size(); ++k) {
+    if (!std::isfinite(want.values[k])) continue;
+    EXPECT_NEAR(got.values[k], want.values[k],
+                1e-9 * std::max(1.0, std::fabs(want.values[k])))
+        << "entry " << k;
   }
 }
 

@@ -2,9 +2,6 @@
 
 #include <cstring>
 
-#include "kernels/cuda/factor/dense_ldlt_launch.h"
-#include "tests/emulation/cuda_emulation.h"
-
 namespace factord::emulation_testing {
 
 void LdltBatch::Add(int m, const std::vector<double>& lower_rows) {
@@ -80,8 +77,6 @@ LdltBatch PlantedBatch() {
   return batch;
 }
 
-namespace {
-
 LdltOutputs Sentinel(const LdltBatch& batch) {
   const size_t n = batch.pivot_ptr.back();
   LdltOutputs out;
@@ -94,8 +89,6 @@ LdltOutputs Sentinel(const LdltBatch& batch) {
   return out;
 }
 
-}  // namespace
-
 LdltOutputs RunReference(const LdltBatch& batch, const DenseLdltParams& p) {
   LdltOutputs out = Sentinel(batch);
   for (int64_t b = 0; b < batch.num_blocks(); ++b) {
@@ -106,23 +99,6 @@ LdltOutputs RunReference(const LdltBatch& batch, const DenseLdltParams& p) {
         out.values.data() + batch.value_ptr[b], m, m, p,
         out.order.data() + first, out.size.data() + first,
         out.d_diag.data() + first, out.d_off.data() + first, work.data());
-  }
-  return out;
-}
-
-LdltOutputs RunEmulated(const LdltBatch& batch, const DenseLdltParams& p,
-                        uint64_t seed, std::string* error) {
-  LdltOutputs out = Sentinel(batch);
-  kernels::cuda::DeviceDenseLdltBatch device;
-  device.num_blocks = batch.num_blocks();
-  device.value_ptr = batch.value_ptr.data();
-  device.pivot_ptr = batch.pivot_ptr.data();
-  emulation::SetScheduleSeed(seed);
-  if (kernels::cuda::LaunchDenseLdltBatch(
-          device, p, out.values.data(), out.order.data(), out.size.data(),
-          out.d_diag.data(), out.d_off.data(), out.counts.data(),
-          nullptr) != cudaSuccess) {
-    *error = emulation::LastLaunchError();
   }
   return out;
 }

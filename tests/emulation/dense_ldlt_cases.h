@@ -46,9 +46,12 @@ struct LdltOutputs {
   std::vector<DenseLdltCounts> counts;
 };
 
+// Outputs preset to sentinels, so that an entry nobody wrote shows.
+LdltOutputs Sentinel(const LdltBatch& batch);
 // DensePartialLdlt(p = m) on every block.
 LdltOutputs RunReference(const LdltBatch& batch, const DenseLdltParams& p);
-// The emulated kernel; a failed launch sets *error.
+// The emulated kernel (dense_ldlt_emulated_run.cc); a failed launch sets
+// *error.
 LdltOutputs RunEmulated(const LdltBatch& batch, const DenseLdltParams& p,
                         uint64_t seed, std::string* error);
 // True when every output is bitwise identical.
