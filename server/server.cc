@@ -115,6 +115,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   State& s = *state;
   s.config = config;
   s.metrics = std::make_unique<Metrics>(FACTORD_VERSION, BackendName(*backend));
+  s.metrics->SetDeviceMemoryBudget(config.device_cache_bytes);
   Metrics* metrics = s.metrics.get();
   FactorCache::Options cache_options;
   cache_options.budget_bytes = config.cache_bytes;

@@ -50,6 +50,7 @@ PeerResult RunMumps(const CsrMatrix& a, std::span<const double> b) {
   m.job = 1;
   dmumps_c(&m);
   result.analyze_s = timer.Seconds();
+  result.ordering_used = Infog(m, 7);
   if (Infog(m, 1) < 0) {
     result.error = absl::StrCat("MUMPS analysis INFOG(1)=", Infog(m, 1));
   } else {

@@ -22,6 +22,7 @@ struct PeerResult {
   int64_t nnz_factor = 0;
   int64_t negative_pivots = -1;  // MUMPS INFOG(12)
   int64_t null_pivots = -1;      // MUMPS INFOG(28)
+  int ordering_used = -1;        // MUMPS INFOG(7): 5 = METIS
   std::vector<double> x;
 };
 

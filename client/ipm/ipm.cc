@@ -494,6 +494,25 @@ absl::StatusOr<IpmResult> SolveQp(
     const std::function<void(const IterationLog&)>& on_iteration) {
   absl::StatusOr<StandardForm> form = BuildStandardForm(problem);
   if (!form.ok()) return form.status();
+  if (form->num_vars == 0) {
+    // Every column fixed (or none): nothing to factorize; the rows either
+    // hold at the fixed point or the problem is infeasible.
+    IpmResult result;
+    result.x = form->Recover({});
+    result.objective = problem.Objective(result.x);
+    result.objective_constant = problem.objective_constant;
+    double worst = 0;
+    for (int i = 0; i < form->num_rows; ++i) {
+      worst = std::max(worst, std::abs(form->b[i] / form->row_scale[i]));
+    }
+    result.status = worst <= options.tolerance
+                        ? IpmStatus::kOptimal
+                        : IpmStatus::kInfeasibleOrUnbounded;
+    if (result.status != IpmStatus::kOptimal) {
+      result.message = "all columns fixed and a row is violated";
+    }
+    return result;
+  }
   Ipm ipm(*form, kkt, options);
   absl::StatusOr<IpmResult> result = ipm.Run(on_iteration);
   if (result.ok()) result->objective_constant = problem.objective_constant;

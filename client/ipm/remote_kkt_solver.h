@@ -10,6 +10,9 @@
 // (MatrixInfo::bytes_received); for Solve the serialized size of the
 // right-hand-side messages as computed here (the client library does not
 // report it): 8 bytes a value plus per-chunk field overhead.
+// A solve whose status is not "converged" (refinement did not reach the
+// tolerance, perturbed factor) still returns its x: the IPM judges steps by
+// its own residuals, as it would with MUMPS.
 #ifndef FACTORD_CLIENT_IPM_REMOTE_KKT_SOLVER_H_
 #define FACTORD_CLIENT_IPM_REMOTE_KKT_SOLVER_H_
 

@@ -34,6 +34,11 @@ constexpr absl::string_view kRpcMethods[] = {
     "Release",      "ListMatrices", "ServerInfo",
 };
 
+// The methods whose duration series exist from the first scrape on.
+constexpr absl::string_view kPrecreatedMethods[] = {
+    "block_jacobi", "jacobi", "ldlt", "lu",
+};
+
 }  // namespace
 
 Metrics::Metrics(absl::string_view version, absl::string_view backend)
@@ -109,6 +114,12 @@ Metrics::Metrics(absl::string_view version, absl::string_view backend)
                         .Help("Device (GPU) bytes held by the factor cache.")
                         .Register(reg)
                         .Add({});
+  device_memory_budget_ =
+      &prometheus::BuildGauge()
+           .Name("factord_device_memory_budget_bytes")
+           .Help("Device (GPU) byte budget of the factor cache.")
+           .Register(reg)
+           .Add({});
   prometheus::BuildGauge()
       .Name("factord_build_info")
       .Help("Always 1; labels name the version and the backend.")
@@ -131,6 +142,12 @@ Metrics::Metrics(absl::string_view version, absl::string_view backend)
   for (absl::string_view method : kRpcMethods) {
     rpc_requests_->Add({{"method", std::string(method)}, {"code", "OK"}});
     rpc_duration_->Add({{"method", std::string(method)}}, SecondsBuckets());
+  }
+  for (absl::string_view method : kPrecreatedMethods) {
+    const prometheus::Labels labels = {{"method", std::string(method)},
+                                       {"backend", std::string(backend)}};
+    factorize_duration_->Add(labels, SecondsBuckets());
+    solve_duration_->Add(labels, SecondsBuckets());
   }
 }
 

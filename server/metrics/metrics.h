@@ -61,6 +61,11 @@ class Metrics {
     received_bytes_->Increment(static_cast<double>(bytes));
   }
   void InflightChange(int delta) { inflight_->Increment(delta); }
+  // The device cache budget (--device_cache_bytes), for the alert on device
+  // memory near its budget; 0 when there is no device cache.
+  void SetDeviceMemoryBudget(int64_t bytes) {
+    device_memory_budget_->Set(static_cast<double>(bytes));
+  }
 
   // The Prometheus text exposition format (version 0.0.4) of every family.
   std::string Scrape();
@@ -81,6 +86,7 @@ class Metrics {
   prometheus::Counter* analysis_reused_;
   prometheus::Counter* received_bytes_;
   prometheus::Gauge* device_memory_;
+  prometheus::Gauge* device_memory_budget_;
   prometheus::Gauge* queue_length_;
   prometheus::Gauge* inflight_;
 

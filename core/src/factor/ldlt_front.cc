@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "src/factor/dense_ldlt_blocked.h"
+
 namespace factord::internal {
 namespace {
 constexpr int kMinDelayBudget = 0;
@@ -68,11 +70,12 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   // Delays beyond a quarter of the own columns snowball towards the root.
   front_params.delay_budget =
       std::max(kMinDelayBudget, (col_end - col_begin) / 4);
-  std::vector<int> order(p), size(p), work(p);
+  // Blocked (BLAS 3) beyond one panel; exactly DensePartialLdlt below.
+  std::vector<int> order(p), size(p);
   std::vector<double> d_diag(p), d_off(p);
-  const kernels::DenseLdltCounts dense = kernels::DensePartialLdlt(
-      front.data(), m, p, front_params, order.data(), size.data(),
-      d_diag.data(), d_off.data(), work.data());
+  const kernels::DenseLdltCounts dense =
+      DenseBlockedPartialLdlt(front.data(), m, p, front_params, order.data(),
+                              size.data(), d_diag.data(), d_off.data());
   const int q = dense.eliminated;
   const int nd_out = p - q;
   const int rc = nd_out + r;

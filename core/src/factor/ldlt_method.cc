@@ -28,7 +28,7 @@
 // runs against the matrix as uploaded (unshifted): with large IPM shifts it
 // stops at the first step that does not halve the backward error. Fronts
 // are allocated per front (sizes depend on the delays). block_ildlt (the
-// incomplete variant) is not implemented yet.
+// incomplete variant) is routed to src/factor/block_ildlt_method.cc.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -44,6 +44,7 @@
 #include "factord/order/scaling.h"
 #include "factord/solver/residual.h"
 #include "kernels/factor/ldlt_kernels.h"
+#include "src/factor/block_ildlt_method.h"
 #include "src/factor/ldlt_front.h"
 #include "src/factor/ldlt_solve.h"
 #include "src/factor/ldlt_symbolic.h"
@@ -230,8 +231,7 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
     const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx) {
   Timer timer;
   if (options.method == Method::kBlockIldlt) {
-    return absl::UnimplementedError(
-        "method 'block_ildlt' is not implemented yet");
+    return AnalyzeBlockIldlt(a, options, ctx);
   }
   if (!IsSymmetric(a.structure) || a.rows != a.cols) {
     return absl::InvalidArgumentError(
@@ -253,6 +253,10 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
     std::shared_ptr<const CsrMatrix> a,
     std::shared_ptr<const Analysis> analysis_base, const FactorOptions& options,
     const ExecContext& ctx) {
+  if (options.method == Method::kBlockIldlt) {
+    return FactorizeBlockIldlt(std::move(a), std::move(analysis_base), options,
+                               ctx);
+  }
   auto analysis = std::dynamic_pointer_cast<const LdltAnalysis>(analysis_base);
   if (analysis == nullptr || a == nullptr) {
     return absl::InvalidArgumentError("ldlt factorize needs an ldlt analysis");

@@ -257,6 +257,27 @@ TEST(IpmTest, InfeasibleAndUnboundedLpsAreFlagged) {
   EXPECT_LT(unbounded.iterations, 50);
 }
 
+TEST(IpmTest, ProblemsWithoutRowsOrWithAllColumnsFixed) {
+  // No rows: min x with x >= 0 (KKT of dimension 1, m = 0).
+  IpmResult no_rows =
+      SolveText("NAME\nROWS\n N OBJ\nCOLUMNS\n    X OBJ 1\nENDATA\n");
+  EXPECT_EQ(no_rows.status, IpmStatus::kOptimal) << no_rows.message;
+  EXPECT_NEAR(no_rows.objective, 0.0, 1e-7);
+  // Every column fixed: nothing to factorize.
+  DenseKktSolver kkt;
+  IpmResult fixed = SolveText(
+      "NAME\nROWS\n N OBJ\n E R\nCOLUMNS\n    X OBJ 2 R 1\nRHS\n"
+      "    RHS R 3\nBOUNDS\n FX B X 3\nENDATA\n",
+      &kkt);
+  EXPECT_EQ(fixed.status, IpmStatus::kOptimal);
+  EXPECT_EQ(fixed.objective, 6.0);
+  EXPECT_EQ(kkt.factorizations, 0);
+  IpmResult violated = SolveText(
+      "NAME\nROWS\n N OBJ\n E R\nCOLUMNS\n    X OBJ 2 R 1\nRHS\n"
+      "    RHS R 4\nBOUNDS\n FX B X 3\nENDATA\n");
+  EXPECT_EQ(violated.status, IpmStatus::kInfeasibleOrUnbounded);
+}
+
 TEST(IpmTest, MaxIterationsIsReported) {
   absl::StatusOr<QpProblem> p =
       ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));

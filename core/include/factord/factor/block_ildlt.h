@@ -1,0 +1,131 @@
+// Block incomplete LDL^T (S1): the structure (analysis) and the numeric
+// factor, which is a Preconditioner for SQMR (S1 §IV-C).
+//
+// Analysis (pattern and options only): ordering (AMD by default, METIS,
+// RCM, GMC or natural), cosine blocking of the ordered matrix (S1 §III-A,
+// strategy RB, blocks <= 32), the coarse block graph, its block level-of-fill
+// pattern (S1 §IV-A: Hysom's ILU(k) rule on blocks, l_f = fill_level; every
+// allowed block is stored dense), level sets of the block graph, and the
+// map from A's stored entries to the block values. Its byte estimate is the
+// dense storage of every allowed block.
+// Factor (values): Ruiz scaling recomputed from the values, IPM shifts,
+// left-looking block factorization with pull updates (S1 Alg. 1), diagonal
+// blocks by the dense LDL^T of kernels/common/dense_ldlt.h with static,
+// Bunch-Kaufman or rook pivoting inside the block (tiny pivots perturbed,
+// counted), off-diagonal block solves, dual-threshold dropping per block
+// column (tau relative to the column 2-norm of L, then at most fill_factor
+// times A's entries in the column's off-diagonal blocks, S1 §IV-B3) with
+// the leftover budget passed on sequentially (S1 Alg. 2 run serially).
+// Limits: serial numeric phase and solves (level sets are computed but not
+// yet used for parallelism); no delayed pivots across blocks (a pivot a
+// block cannot supply is perturbed), so the inertia is never reliable;
+// dropped entries still occupy their dense block's storage.
+#ifndef FACTORD_FACTOR_BLOCK_ILDLT_H_
+#define FACTORD_FACTOR_BLOCK_ILDLT_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "factord/base/exec_context.h"
+#include "factord/krylov/operator.h"
+#include "factord/matrix/csr.h"
+#include "factord/solver/options.h"
+
+namespace factord {
+
+// The pattern-only part, immutable once built (shared by factorizations).
+struct BlockIldltStructure {
+  int64_t n = 0;
+  std::vector<int32_t> perm;       // n: perm[k] = original index of k
+  std::vector<int32_t> block_ptr;  // num_blocks + 1: ordered index ranges
+  // Lower block pattern by block column J: slots col_ptr[J]..col_ptr[J+1]-1,
+  // the first is the diagonal block J, then row blocks I > J ascending.
+  std::vector<int64_t> col_ptr;     // num_blocks + 1
+  std::vector<int32_t> row_block;   // per slot: the row block I
+  std::vector<int32_t> fill_level;  // per slot: 0 = a block of A
+  std::vector<int64_t> value_ptr;   // slots + 1: offset of the dense block
+                                    // (column-major, leading dim = rows of I)
+  // Row structure for the pull updates: for block row I, the slots of the
+  // blocks (I, K), K < I, ascending K.
+  std::vector<int64_t> row_ptr;  // num_blocks + 1
+  std::vector<int64_t> row_slot;
+  // A's stored entry e lands at values[gather[e]], and for an off-diagonal
+  // entry of a diagonal block also at values[gather_mirror[e]] (else -1).
+  std::vector<int64_t> gather;
+  std::vector<int64_t> gather_mirror;
+  // Entries of A in the off-diagonal blocks of block column J (the base of
+  // the fill budget).
+  std::vector<int64_t> a_offdiag_count;
+  int num_levels = 0;  // level sets of the block graph (S1 §IV-C)
+  int fill_level_used = 0;
+
+  int64_t num_blocks() const {
+    return static_cast<int64_t>(block_ptr.size()) - 1;
+  }
+  int32_t block_size(int64_t b) const {
+    return block_ptr[b + 1] - block_ptr[b];
+  }
+  int64_t num_slots() const { return static_cast<int64_t>(row_block.size()); }
+  int64_t bytes() const;
+  // Bytes of a factor: the dense blocks plus per-index pivot data.
+  int64_t factor_bytes_estimate() const;
+};
+
+// Builds the structure for the symmetric-lower matrix `a` (values are not
+// read) with options.ordering, max_block_size (1..32) and fill_level (>= 0;
+// a level >= the number of blocks is the complete symbolic factor).
+// InvalidArgument for a non-symmetric matrix or bad options.
+absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
+    const CsrMatrix& a, const FactorOptions& options);
+
+struct BlockIldltStats {
+  int64_t perturbed_pivots = 0;
+  int64_t two_by_two_pivots = 0;
+  int64_t nnz_factor = 0;  // kept entries of L (diagonal included) + D
+  int64_t dropped_entries = 0;
+  int64_t dropped_blocks = 0;  // off-diagonal blocks dropped entirely
+  double max_abs = 0;          // max |S A S| (pivot thresholds are relative)
+};
+
+// The numeric factor, M = S^{-1} P^T L D L^T P S^{-1} ~ A; Apply gives
+// z = M^{-1} r. Immutable after Create.
+class BlockIldltFactor final : public Preconditioner {
+ public:
+  // Factorizes `a` (the matrix the structure was built for; values read,
+  // not kept) with options.pivoting, drop_tolerance, fill_factor, scaling
+  // and the IPM shifts. Numerical trouble (tiny pivots) is perturbation
+  // counted in stats(), not an error. CANCELLED/DEADLINE_EXCEEDED from ctx.
+  static absl::StatusOr<std::unique_ptr<BlockIldltFactor>> Create(
+      const CsrMatrix& a, std::shared_ptr<const BlockIldltStructure> structure,
+      const FactorOptions& options, const ExecContext& ctx);
+
+  int64_t size() const override { return structure_->n; }
+  // r and z have size() entries and must not overlap.
+  void Apply(const ExecContext& ctx, std::span<const double> r,
+             std::span<double> z) const override;
+
+  const BlockIldltStats& stats() const { return stats_; }
+  int64_t bytes() const;
+
+ private:
+  BlockIldltFactor() = default;
+
+  std::shared_ptr<const BlockIldltStructure> structure_;
+  std::vector<double> scaling_;       // n, by original index
+  std::vector<double> values_;        // value_ptr.back(): L blocks; diagonal
+                                      // blocks hold the unit lower L_JJ in
+                                      // pivot order
+  std::vector<uint8_t> kept_;         // per slot: block has kept entries
+  std::vector<int32_t> pivot_order_;  // n: local pivot order of each block
+  std::vector<int8_t> pivot_size_;    // n: 1, 2 (first of a pair), 0 (second)
+  std::vector<double> d_diag_;        // n
+  std::vector<double> d_off_;         // n: D(t+1, t) for the first of a 2x2
+  BlockIldltStats stats_;
+};
+
+}  // namespace factord
+
+#endif  // FACTORD_FACTOR_BLOCK_ILDLT_H_

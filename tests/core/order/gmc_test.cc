@@ -1,0 +1,80 @@
+#include "factord/order/gmc.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "factord/matrix/csr.h"
+#include "factord/matrix/matrix_market.h"
+#include "gtest/gtest.h"
+#include "test_data.h"
+
+namespace factord {
+namespace {
+
+// Symmetric-lower pattern of the path 0-1-2-...-(n-1) with the diagonal.
+CsrMatrix Path(int n) {
+  CsrMatrix a;
+  a.rows = a.cols = n;
+  a.structure = Structure::kSymmetricLower;
+  a.row_ptr.push_back(0);
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) a.col_idx.push_back(i - 1);
+    a.col_idx.push_back(i);
+    a.row_ptr.push_back(a.col_idx.size());
+  }
+  a.values.assign(a.col_idx.size(), 1.0);
+  return a;
+}
+
+void ExpectProperColouring(const CsrMatrix& a,
+                           const std::vector<int32_t>& colour) {
+  for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const int32_t j = a.col_idx[k];
+      if (j != i) EXPECT_NE(colour[i], colour[j]) << i << " " << j;
+    }
+  }
+}
+
+TEST(Gmc, PathTakesTwoColoursAndOrdersEvensFirst) {
+  const CsrMatrix a = Path(5);
+  int32_t colours = 0;
+  const std::vector<int32_t> colour = GreedyColouring(a, &colours);
+  EXPECT_EQ(colours, 2);
+  EXPECT_EQ(colour, (std::vector<int32_t>{0, 1, 0, 1, 0}));
+  EXPECT_EQ(GmcOrdering(a), (std::vector<int32_t>{0, 2, 4, 1, 3}));
+}
+
+TEST(Gmc, TriangleNeedsThreeColours) {
+  CsrMatrix a;
+  a.rows = a.cols = 3;
+  a.structure = Structure::kGeneral;
+  a.row_ptr = {0, 2, 4, 6};
+  a.col_idx = {1, 2, 0, 2, 0, 1};
+  a.values.assign(6, 1.0);
+  int32_t colours = 0;
+  ExpectProperColouring(a, GreedyColouring(a, &colours));
+  EXPECT_EQ(colours, 3);
+}
+
+TEST(Gmc, RealMatrixGivesProperColouringAndPermutation) {
+  auto a = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  int32_t colours = 0;
+  const std::vector<int32_t> colour = GreedyColouring(*a, &colours);
+  ExpectProperColouring(*a, colour);
+  EXPECT_GE(colours, 2);
+  EXPECT_LT(colours, 20);
+  std::vector<int32_t> perm = GmcOrdering(*a);
+  for (size_t k = 1; k < perm.size(); ++k) {
+    EXPECT_LE(colour[perm[k - 1]], colour[perm[k]]);
+  }
+  std::sort(perm.begin(), perm.end());
+  std::vector<int32_t> identity(a->rows);
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(perm, identity);
+}
+
+}  // namespace
+}  // namespace factord
