@@ -54,16 +54,21 @@ PeerResult RunMumps(const CsrMatrix& a, std::span<const double> b) {
   if (Infog(m, 1) < 0) {
     result.error = absl::StrCat("MUMPS analysis INFOG(1)=", Infog(m, 1));
   } else {
-    for (int attempt = 0; attempt < 6; ++attempt) {
+    for (int attempt = 0; attempt < 8; ++attempt) {
       timer.Reset();
       m.job = 2;
       dmumps_c(&m);
       result.factorize_s = timer.Seconds();
+      result.factorize_total_s += result.factorize_s;
       if (Infog(m, 1) != -8 && Infog(m, 1) != -9) break;
+      ++result.retries;
       Icntl(m, 14) = Icntl(m, 14) * 2;  // Ipopt's remedy for too little memory
     }
     if (Infog(m, 1) < 0) {
-      result.error = absl::StrCat("MUMPS factorization INFOG(1)=", Infog(m, 1));
+      result.error =
+          absl::StrCat("MUMPS factorization INFOG(1)=", Infog(m, 1),
+                       " INFOG(2)=", Infog(m, 2), " after ", result.retries,
+                       " retries, ICNTL(14)=", Icntl(m, 14) / 2);
     } else {
       result.negative_pivots = Infog(m, 12);
       result.null_pivots = Infog(m, 28);

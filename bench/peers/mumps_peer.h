@@ -17,12 +17,14 @@ struct PeerResult {
   bool ok = false;
   std::string error;
   double analyze_s = 0;
-  double factorize_s = 0;
+  double factorize_s = 0;        // the successful (last) attempt
+  double factorize_total_s = 0;  // every attempt, retries included
   double solve_s = 0;
   int64_t nnz_factor = 0;
   int64_t negative_pivots = -1;  // MUMPS INFOG(12)
   int64_t null_pivots = -1;      // MUMPS INFOG(28)
   int ordering_used = -1;        // MUMPS INFOG(7): 5 = METIS
+  int retries = 0;               // factorizations redone with more memory
   std::vector<double> x;
 };
 

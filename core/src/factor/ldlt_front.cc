@@ -4,12 +4,27 @@
 #include "src/factor/ldlt_front.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "src/factor/dense_ldlt_blocked.h"
 
 namespace factord::internal {
 namespace {
 constexpr int kMinDelayBudget = 0;
+
+// Per-thread scratch reused from front to front (no allocation, no fresh
+// pages for the many small fronts of a KKT tree). FactorizeFront does not
+// nest on a thread, so one set a thread suffices.
+struct FrontScratch {
+  std::vector<int32_t> global;
+  std::vector<double> front;
+  std::vector<int> order, size, local_row;
+  std::vector<double> d_diag, d_off, w;
+};
+FrontScratch& Scratch() {
+  thread_local FrontScratch scratch;
+  return scratch;
+}
 }  // namespace
 
 void FactorizeFront(const LdltSymbolic& sym, int32_t f,
@@ -30,7 +45,9 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   counts->max_front = std::max<int64_t>(counts->max_front, m);
 
   // Local numbering: delayed variables, own columns, update rows.
-  std::vector<int32_t> global(m);
+  FrontScratch& scratch = Scratch();
+  std::vector<int32_t>& global = scratch.global;
+  global.resize(m);
   {
     int t = 0;
     for (const ContributionBlock* child : children) {
@@ -42,7 +59,8 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   for (int t = 0; t < m; ++t) map[global[t]] = t;
 
   // Assembly: original entries (the fully summed block kept symmetric) ...
-  std::vector<double> front(static_cast<size_t>(m) * m, 0.0);
+  std::vector<double>& front = scratch.front;
+  front.assign(static_cast<size_t>(m) * m, 0.0);
   auto at = [&](int i, int j) -> double& {
     return front[static_cast<size_t>(j) * m + i];
   };
@@ -71,8 +89,14 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   front_params.delay_budget =
       std::max(kMinDelayBudget, (col_end - col_begin) / 4);
   // Blocked (BLAS 3) beyond one panel; exactly DensePartialLdlt below.
-  std::vector<int> order(p), size(p);
-  std::vector<double> d_diag(p), d_off(p);
+  std::vector<int>& order = scratch.order;
+  std::vector<int>& size = scratch.size;
+  std::vector<double>& d_diag = scratch.d_diag;
+  std::vector<double>& d_off = scratch.d_off;
+  order.resize(p);
+  size.resize(p);
+  d_diag.resize(p);
+  d_off.resize(p);
   const kernels::DenseLdltCounts dense =
       DenseBlockedPartialLdlt(front.data(), m, p, front_params, order.data(),
                               size.data(), d_diag.data(), d_off.data());
@@ -85,7 +109,8 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
 
   // The factor: rows are the pivots in order, then the delayed columns,
   // then the update rows. Local row of each factor row:
-  std::vector<int> local_row(q + rc);
+  std::vector<int>& local_row = scratch.local_row;
+  local_row.resize(q + rc);
   for (int t = 0; t < p; ++t) local_row[t] = order[t];
   for (int k = 0; k < r; ++k) local_row[p + k] = p + k;
   const int ld = q + rc;
@@ -115,7 +140,8 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     if (r > 0 && q > 0) {
       // W = L_u D over the update rows, then S -= L_u W^T.
       const double* lu = &factor->l[q + nd_out];
-      std::vector<double> w(static_cast<size_t>(r) * q);
+      std::vector<double>& w = scratch.w;
+      w.resize(static_cast<size_t>(r) * q);
       for (int t = 0; t < q; ++t) {
         const double* l0 = lu + static_cast<size_t>(t) * ld;
         double* w0 = &w[static_cast<size_t>(t) * r];
@@ -150,6 +176,12 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     }
   }
   for (int t = 0; t < m; ++t) map[global[t]] = -1;
+  // Large fronts give their memory back: a thread keeps at most 8 MB.
+  constexpr size_t kKeepDoubles = size_t{1} << 20;
+  if (front.capacity() > kKeepDoubles) std::vector<double>().swap(front);
+  if (scratch.w.capacity() > kKeepDoubles) {
+    std::vector<double>().swap(scratch.w);
+  }
 }
 
 }  // namespace factord::internal

@@ -39,6 +39,7 @@
 #include "absl/strings/str_cat.h"
 #include "factord/base/timer.h"
 #include "factord/order/amd.h"
+#include "factord/order/gmc.h"
 #include "factord/order/metis.h"
 #include "factord/order/rcm.h"
 #include "factord/order/scaling.h"
@@ -195,9 +196,10 @@ absl::StatusOr<std::vector<int32_t>> FillOrdering(const CsrMatrix& a,
       return MetisOrdering(a);
     case Ordering::kRcm:
       return ReverseCuthillMcKee(a);
+    case Ordering::kGmc:  // S1: level sets, not fill (expect more fill)
+      return GmcOrdering(a);
     case Ordering::kAuto:
     case Ordering::kAmd:
-    case Ordering::kGmc:  // GMC targets level sets, not fill: AMD instead
     default:
       return AmdOrdering(a);
   }

@@ -1,0 +1,52 @@
+// Command-line options of factord-load, parsed from `--name=value` (or
+// `--name value`) arguments without any flags library.
+#ifndef FACTORD_CLIENT_LOAD_LOAD_OPTIONS_H_
+#define FACTORD_CLIENT_LOAD_LOAD_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace factord::load {
+
+// One matrix of the workload: `path` (Matrix Market), factorization method
+// and Krylov method used with it. Spec syntax: path[:method[:krylov]].
+struct MatrixSpec {
+  std::string path;
+  std::string method = "ldlt";
+  std::string krylov = "auto";
+};
+
+struct LoadOptions {
+  std::string server = "127.0.0.1:50051";
+  std::string token;  // empty: $FACTORD_TOKEN (the client library's rule)
+  int clients = 4;
+  int operations = 50;  // per client (per round in soak mode)
+  bool json = false;
+  double soak_seconds = 0;  // > 0: repeat rounds this long
+  int64_t daemon_pid = 0;   // > 0: sample /proc/PID/status VmRSS
+  double sample_seconds = 5;
+  bool allow_limits = false;  // RESOURCE_EXHAUSTED is not an error
+  double rpc_timeout_s = 120;
+  uint64_t seed = 1;
+  std::vector<MatrixSpec> matrices;  // empty: the standard workload
+};
+
+// The usage text printed by --help.
+std::string LoadUsage();
+
+// Parses argv[1..argc). Unknown flags and bad values are InvalidArgument.
+// `--help` yields a NotFound status whose message is the usage text.
+absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv);
+
+// The standard workload: bcsstk13 (ldlt) from `tests_data_dir`, and the KKT
+// system cvxqp1_s iter_0 (n = 550, ldlt) from `shared_data_dir`, or
+// tests/data/kkt/hs21 when the shared folder is missing.
+std::vector<MatrixSpec> StandardWorkload(const std::string& tests_data_dir,
+                                         const std::string& shared_data_dir);
+
+}  // namespace factord::load
+
+#endif  // FACTORD_CLIENT_LOAD_LOAD_OPTIONS_H_
