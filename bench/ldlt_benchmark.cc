@@ -235,8 +235,11 @@ int main(int argc, char** argv) {
     PeerResult mumps, cholmod;
     if (peers) mumps = RunMumps(*a, b);
     if (peers && c.spd) cholmod = RunCholmod(*a, b);
-    const double mumps_res =
-        mumps.ok ? ComputeResidualNorms(*a, b, mumps.x).relative_residual : NAN;
+    ResidualNorms mumps_norms;
+    mumps_norms.relative_residual = NAN;
+    mumps_norms.backward_error = NAN;
+    if (mumps.ok) mumps_norms = ComputeResidualNorms(*a, b, mumps.x);
+    const double mumps_res = mumps_norms.relative_residual;
     std::string line = absl::StrCat(
         "{\"case\":\"", c.name, "\",\"n\":", a->rows, ",\"nnz\":", a->nnz(),
         ",\"factord\":{\"ok\":", ours.ok ? "true" : "false");
@@ -261,16 +264,18 @@ int main(int argc, char** argv) {
     }
     absl::StrAppend(&line, "},\"mumps\":{\"ok\":", mumps.ok ? "true" : "false");
     if (mumps.ok) {
-      absl::StrAppend(&line, ",\"analyze_s\":", JsonNumber(mumps.analyze_s),
-                      ",\"factorize_s\":", JsonNumber(mumps.factorize_s),
-                      ",\"solve_s\":", JsonNumber(mumps.solve_s),
-                      ",\"nnz_factor\":", mumps.nnz_factor,
-                      ",\"negative_pivots\":", mumps.negative_pivots,
-                      ",\"null_pivots\":", mumps.null_pivots,
-                      ",\"ordering_used\":", mumps.ordering_used,
-                      ",\"retries\":", mumps.retries, ",\"factorize_total_s\":",
-                      JsonNumber(mumps.factorize_total_s),
-                      ",\"relative_residual\":", JsonNumber(mumps_res));
+      absl::StrAppend(
+          &line, ",\"analyze_s\":", JsonNumber(mumps.analyze_s),
+          ",\"factorize_s\":", JsonNumber(mumps.factorize_s),
+          ",\"solve_s\":", JsonNumber(mumps.solve_s),
+          ",\"nnz_factor\":", mumps.nnz_factor,
+          ",\"negative_pivots\":", mumps.negative_pivots,
+          ",\"null_pivots\":", mumps.null_pivots,
+          ",\"ordering_used\":", mumps.ordering_used,
+          ",\"retries\":", mumps.retries,
+          ",\"factorize_total_s\":", JsonNumber(mumps.factorize_total_s),
+          ",\"relative_residual\":", JsonNumber(mumps_res),
+          ",\"backward_error\":", JsonNumber(mumps_norms.backward_error));
     } else {
       absl::StrAppend(&line, ",\"error\":\"", mumps.error, "\"");
     }

@@ -22,7 +22,10 @@
 //
 // Right-looking, unblocked: O(p^2 m) work on the first p columns; the
 // update-row by update-row block (the contribution block) is NOT updated
-// here: the caller applies that Schur update with BLAS 3.
+// here: the caller applies that Schur update with BLAS 3. Fronts wider than
+// one panel (32 fully summed columns) go through the blocked host driver
+// src/factor/dense_ldlt_blocked.h, which calls this routine unchanged below
+// that width.
 //
 // No allocation: the caller passes the workspaces. Host and device.
 #ifndef FACTORD_KERNELS_COMMON_DENSE_LDLT_H_

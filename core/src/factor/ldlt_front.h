@@ -1,6 +1,7 @@
 // One front of the multifrontal LDL^T: assembly of the original entries and
 // of the children's contribution blocks (extend-add), partial factorization
-// of the fully summed columns with pivoting (kernels/common/dense_ldlt.h),
+// of the fully summed columns with pivoting (kernels/common/dense_ldlt.h,
+// blocked with BLAS 3 beyond 32 columns: src/factor/dense_ldlt_blocked.h),
 // delayed pivots passed up in the contribution block (S2 §V push-back), and
 // the Schur update of the contribution block through a backend kernel.
 // Written once; the reference and cpu backends differ only in the Schur
