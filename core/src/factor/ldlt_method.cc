@@ -20,14 +20,14 @@
 // growth. A numerically zero column is a zero pivot in any front.
 //
 // Limits: the symbolic structure assumes no delays, so heavy delaying grows
-// fronts beyond the estimate; the dense front kernel is unblocked
-// (BLAS 3 only for the contribution-block update), so fronts of thousands
-// of fully summed columns (singular saddle points whose zero pivots all
-// reach the root) take seconds; perturbed pivots (numerically singular
+// fronts beyond the estimate; fronts with more than 32 fully summed columns
+// use the blocked kernel (dense_ldlt_blocked.h), but the forced elimination
+// at a root is unblocked; perturbed pivots (numerically singular
 // matrices) make the inertia unreliable and the status kPerturbed. Refinement
 // runs against the matrix as uploaded (unshifted): with large IPM shifts it
-// stops at the first step that does not halve the backward error. Fronts
-// are allocated per front (sizes depend on the delays). block_ildlt (the
+// stops at the first step that halves neither the relative residual nor the
+// backward error. Fronts are allocated per front (sizes depend on the
+// delays). block_ildlt (the
 // incomplete variant) is routed to src/factor/block_ildlt_method.cc.
 #include <algorithm>
 #include <cmath>
@@ -58,8 +58,7 @@ namespace {
 constexpr double kPivotThreshold = 0.01;
 // A pivot smaller than this times max|S A S| is numerically zero.
 constexpr double kTinyPivot = 1e-13;
-// Refinement stops at this backward error or after this many steps.
-constexpr double kTargetBackwardError = 1e-16;
+// Refinement stops when a step no longer helps or after this many steps.
 constexpr int kMaxRefinementSteps = 10;
 
 class LdltAnalysis final : public Analysis {
@@ -137,27 +136,33 @@ class LdltFactorization final : public Factorization {
       for (int64_t i = 0; i < n; ++i) r[i] = b[i] - ax[i];
       return ComputeResidualNorms(*a_, b, x);
     };
-    // x0 + A_f^{-1} (b - A x0), then refinement on the uploaded matrix
-    // while the backward error at least halves.
+    // x0 + A_f^{-1} (b - A x0), then refinement on the uploaded matrix while
+    // a step at least halves the relative residual, or keeps it and halves
+    // the backward error. At least one refinement step is always tried: on
+    // ill-conditioned matrices the backward error can be at machine
+    // precision while the relative residual still improves by orders.
     ResidualNorms norms = residual();
     ResidualNorms best = norms;
     int steps = 0;
     for (int it = 0; it <= kMaxRefinementSteps; ++it) {
       if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
-      if (it > 0 && norms.backward_error <= kTargetBackwardError) break;
       ApplyInverse(r, &y);
       for (int64_t i = 0; i < n; ++i) x[i] += r[i];
       norms = residual();
-      if (it == 0 || norms.backward_error < 0.5 * best.backward_error ||
-          (norms.backward_error <= best.backward_error &&
-           norms.backward_error <= kTargetBackwardError)) {
+      const bool better =
+          norms.relative_residual < 0.5 * best.relative_residual ||
+          (norms.relative_residual <= best.relative_residual &&
+           norms.backward_error < 0.5 * best.backward_error);
+      if (it == 0 || better) {
         best = norms;
         std::copy(x.begin(), x.end(), best_x.begin());
         steps = it;
       } else {
         break;
       }
-      if (!std::isfinite(norms.backward_error)) break;
+      if (!std::isfinite(norms.backward_error) || best.relative_residual == 0) {
+        break;
+      }
     }
     std::copy(best_x.begin(), best_x.end(), x.begin());
     report->relative_residual = best.relative_residual;
