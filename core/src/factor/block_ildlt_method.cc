@@ -14,11 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "factord/base/timer.h"
 #include "factord/factor/block_ildlt.h"
-#include "factord/krylov/bicgstab.h"
-#include "factord/krylov/gmres.h"
-#include "factord/krylov/idr.h"
-#include "factord/krylov/sqmr.h"
-#include "factord/solver/residual.h"
+#include "factord/krylov/preconditioned_solve.h"
 
 namespace factord::internal {
 namespace {
@@ -86,55 +82,17 @@ absl::Status BlockIldltFactorization::Solve(std::span<const double> b,
   }
   const Krylov krylov =
       options.krylov == Krylov::kAuto ? Krylov::kSqmr : options.krylov;
-  KrylovOptions krylov_options;
-  krylov_options.tolerance = options.tolerance;
-  krylov_options.restart = options.restart;
-  krylov_options.idr_s = options.idr_s;
-  const CsrOperator a(full_);
-  auto run = [&](const KrylovOptions& o) -> absl::StatusOr<KrylovResult> {
-    switch (krylov) {
-      case Krylov::kSqmr:
-        return SolveSqmr(a, *factor_, b, x, o, ctx);
-      case Krylov::kGmres:
-        return SolveGmres(a, *factor_, b, x, o, ctx);
-      case Krylov::kIdr:
-        return SolveIdr(a, *factor_, b, x, o, ctx);
-      case Krylov::kBicgstab:
-        return SolveBicgstab(a, *factor_, b, x, o, ctx);
-      default:
-        return absl::InvalidArgumentError(absl::StrCat(
-            "block_ildlt is a preconditioner for sqmr, gmres, idr or "
-            "bicgstab, not krylov '",
-            KrylovName(krylov), "'"));
-    }
-  };
-  // As in the iterative family: iterate on from x while the Krylov method
-  // (on the expanded copy) and the uploaded matrix disagree at the tolerance.
-  int iterations = 0;
-  absl::StatusOr<KrylovResult> result;
-  ResidualNorms norms;
-  for (int round = 0; round < 3; ++round) {
-    krylov_options.max_iterations = options.max_iterations - iterations;
-    result = run(krylov_options);
-    if (!result.ok()) return result.status();
-    iterations += result->iterations;
-    norms = ComputeResidualNorms(*uploaded_, b, x);
-    if (result->status != SolveStatus::kConverged ||
-        norms.relative_residual <= options.tolerance ||
-        iterations >= options.max_iterations) {
-      break;
-    }
+  if (krylov == Krylov::kCg || krylov == Krylov::kNone ||
+      krylov == Krylov::kAuto) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("block_ildlt is a preconditioner for sqmr, gmres, idr or "
+                     "bicgstab, not krylov '",
+                     KrylovName(krylov), "'"));
   }
-  report->relative_residual = norms.relative_residual;
-  report->backward_error = norms.backward_error;
-  report->iterations = iterations;
-  report->status = result->status;
-  report->message = result->message;
-  if (report->status == SolveStatus::kConverged &&
-      !(norms.relative_residual <= options.tolerance)) {
-    report->status = SolveStatus::kNotConverged;
-    report->message =
-        "converged on the expanded matrix but not on the matrix as uploaded";
+  if (absl::Status s = SolvePreconditioned(full_, *uploaded_, *factor_, krylov,
+                                           b, x, options, ctx, report);
+      !s.ok()) {
+    return s;
   }
   report->solve_s = timer.Seconds();
   return absl::OkStatus();

@@ -21,14 +21,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "factord/base/timer.h"
-#include "factord/krylov/bicgstab.h"
-#include "factord/krylov/cg.h"
-#include "factord/krylov/gmres.h"
-#include "factord/krylov/idr.h"
-#include "factord/krylov/sqmr.h"
+#include "factord/krylov/operator.h"
+#include "factord/krylov/preconditioned_solve.h"
 #include "factord/precond/block_jacobi.h"
 #include "factord/precond/jacobi.h"
-#include "factord/solver/residual.h"
 #include "src/solver/methods.h"
 
 namespace factord::internal {
@@ -130,61 +126,17 @@ absl::Status IterativeFactorization::Solve(std::span<const double> b,
                      b.size(), " and ", x.size()));
   }
   const Krylov krylov = ResolveKrylov(options.krylov, uploaded_->structure);
-  KrylovOptions krylov_options;
-  krylov_options.tolerance = options.tolerance;
-  krylov_options.max_iterations = options.max_iterations;
-  krylov_options.restart = options.restart;
-  krylov_options.idr_s = options.idr_s;
-  const CsrOperator a(*full_);
-  auto run = [&](const KrylovOptions& o) -> absl::StatusOr<KrylovResult> {
-    switch (krylov) {
-      case Krylov::kCg:
-        return SolveCg(a, *preconditioner_, b, x, o, ctx);
-      case Krylov::kGmres:
-        return SolveGmres(a, *preconditioner_, b, x, o, ctx);
-      case Krylov::kSqmr:
-        return SolveSqmr(a, *preconditioner_, b, x, o, ctx);
-      case Krylov::kIdr:
-        return SolveIdr(a, *preconditioner_, b, x, o, ctx);
-      case Krylov::kBicgstab:
-        return SolveBicgstab(a, *preconditioner_, b, x, o, ctx);
-      default:
-        return absl::InvalidArgumentError(absl::StrCat(
-            "method '", MethodName(method_),
-            "' is iterative and needs a Krylov method, not krylov '",
-            KrylovName(krylov), "'"));
-    }
-  };
-  // Converged is decided on the true residual of the matrix as uploaded.
-  // The Krylov method checks the expanded copy, whose product rounds
-  // differently; if the two disagree at the tolerance, iterate on from x
-  // while iterations remain.
-  int iterations = 0;
-  absl::StatusOr<KrylovResult> result;
-  ResidualNorms norms;
-  for (int round = 0; round < 3; ++round) {
-    krylov_options.max_iterations = options.max_iterations - iterations;
-    result = run(krylov_options);
-    if (!result.ok()) return result.status();
-    iterations += result->iterations;
-    norms = ComputeResidualNorms(*uploaded_, b, x);
-    if (result->status != SolveStatus::kConverged ||
-        norms.relative_residual <= options.tolerance ||
-        iterations >= options.max_iterations) {
-      break;
-    }
+  if (krylov == Krylov::kNone || krylov == Krylov::kAuto) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("method '", MethodName(method_),
+                     "' is iterative and needs a Krylov method, not krylov '",
+                     KrylovName(krylov), "'"));
   }
-  report->relative_residual = norms.relative_residual;
-  report->backward_error = norms.backward_error;
-  report->iterations = iterations;
-  report->status = result->status;
-  report->message = result->message;
-  if (report->status == SolveStatus::kConverged &&
-      !(norms.relative_residual <= options.tolerance)) {
-    report->status = SolveStatus::kNotConverged;
-    report->message =
-        "converged on the expanded matrix but not on the "
-        "matrix as uploaded";
+  // Converged is decided on the true residual of the matrix as uploaded.
+  if (absl::Status s = SolvePreconditioned(*full_, *uploaded_, *preconditioner_,
+                                           krylov, b, x, options, ctx, report);
+      !s.ok()) {
+    return s;
   }
   if (report_.singular_blocks > 0 && report->message.empty()) {
     report->message = report_.message;
