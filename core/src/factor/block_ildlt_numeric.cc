@@ -21,36 +21,20 @@
 #include "factord/factor/block_ildlt.h"
 #include "factord/order/scaling.h"
 #include "kernels/common/dense_ldlt.h"
+#include "src/factor/pivot_params.h"
 
 namespace factord {
 namespace {
 
-// Pivot threshold u (|L| <= 1/u inside a block, MA57's default).
-constexpr double kPivotThreshold = 0.01;
-// A pivot below this times max|S A S| is numerically zero: perturbed.
-constexpr double kTinyPivot = 1e-13;
 constexpr int kMaxBlock = 32;
 
+// S1 §IV-B: a diagonal block eliminates all its columns (no delays), so the
+// shared parameters run in force mode.
 kernels::DenseLdltParams PivotParams(const FactorOptions& options,
                                      double max_abs) {
-  kernels::DenseLdltParams params;
-  switch (options.pivoting) {
-    case Pivoting::kStatic:
-      params.pivoting = kernels::kDenseStatic;
-      break;
-    case Pivoting::kRook:
-      params.pivoting = kernels::kDenseRook;
-      break;
-    case Pivoting::kBunchKaufman:
-    default:
-      params.pivoting = kernels::kDenseBunchKaufman;
-  }
-  const double scale = max_abs > 0 ? max_abs : 1.0;
-  params.threshold = kPivotThreshold;
-  params.tiny = kTinyPivot * scale;
-  params.perturbation =
-      std::sqrt(std::numeric_limits<double>::epsilon()) * scale;
-  params.force = true;  // a block eliminates all its columns
+  kernels::DenseLdltParams params =
+      internal::DensePivotParams(options.pivoting, max_abs);
+  params.force = true;
   return params;
 }
 

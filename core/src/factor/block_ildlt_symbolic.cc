@@ -13,34 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "factord/block/cosine_blocking.h"
 #include "factord/factor/block_ildlt.h"
-#include "factord/order/amd.h"
-#include "factord/order/gmc.h"
-#include "factord/order/metis.h"
-#include "factord/order/rcm.h"
+#include "factord/order/ordering.h"
 
 namespace factord {
 namespace {
-
-absl::StatusOr<std::vector<int32_t>> Order(const CsrMatrix& a,
-                                           Ordering ordering) {
-  switch (ordering) {
-    case Ordering::kNatural: {
-      std::vector<int32_t> perm(a.rows);
-      std::iota(perm.begin(), perm.end(), 0);
-      return perm;
-    }
-    case Ordering::kMetis:
-      return MetisOrdering(a);
-    case Ordering::kRcm:
-      return ReverseCuthillMcKee(a);
-    case Ordering::kGmc:
-      return GmcOrdering(a);
-    case Ordering::kAuto:
-    case Ordering::kAmd:
-    default:
-      return AmdOrdering(a);
-  }
-}
 
 // Row-wise symbolic ILU(k) on the lower block graph (S1 §IV-A). rows[I]
 // lists the K < I with a block (I, K) of A. Returns per block row I the
@@ -124,7 +100,7 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
   BlockIldltStructure s;
   const int64_t n = a.rows;
   s.n = n;
-  auto perm = Order(a, options.ordering);
+  auto perm = ComputeOrdering(a, options.ordering);
   if (!perm.ok()) return perm.status();
   s.perm = *std::move(perm);
   CosineBlockingOptions blocking;

@@ -38,10 +38,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "factord/base/timer.h"
-#include "factord/order/amd.h"
-#include "factord/order/gmc.h"
-#include "factord/order/metis.h"
-#include "factord/order/rcm.h"
+#include "factord/order/ordering.h"
 #include "factord/order/scaling.h"
 #include "factord/solver/residual.h"
 #include "kernels/factor/ldlt_kernels.h"
@@ -49,15 +46,12 @@
 #include "src/factor/ldlt_front.h"
 #include "src/factor/ldlt_solve.h"
 #include "src/factor/ldlt_symbolic.h"
+#include "src/factor/pivot_params.h"
 #include "src/solver/methods.h"
 
 namespace factord::internal {
 namespace {
 
-// Threshold u of the pivot test: |l_ij| <= 1/u (MA57's default 0.01).
-constexpr double kPivotThreshold = 0.01;
-// A pivot smaller than this times max|S A S| is numerically zero.
-constexpr double kTinyPivot = 1e-13;
 // Refinement stops when a step no longer helps or after this many steps.
 constexpr int kMaxRefinementSteps = 10;
 
@@ -189,49 +183,6 @@ class LdltFactorization final : public Factorization {
   FactorReport report_;
 };
 
-absl::StatusOr<std::vector<int32_t>> FillOrdering(const CsrMatrix& a,
-                                                  Ordering ordering) {
-  switch (ordering) {
-    case Ordering::kNatural: {
-      std::vector<int32_t> perm(a.rows);
-      std::iota(perm.begin(), perm.end(), 0);
-      return perm;
-    }
-    case Ordering::kMetis:
-      return MetisOrdering(a);
-    case Ordering::kRcm:
-      return ReverseCuthillMcKee(a);
-    case Ordering::kGmc:  // S1: level sets, not fill (expect more fill)
-      return GmcOrdering(a);
-    case Ordering::kAuto:
-    case Ordering::kAmd:
-    default:
-      return AmdOrdering(a);
-  }
-}
-
-kernels::DenseLdltParams PivotParams(const FactorOptions& options,
-                                     double max_abs) {
-  kernels::DenseLdltParams params;
-  switch (options.pivoting) {
-    case Pivoting::kStatic:
-      params.pivoting = kernels::kDenseStatic;
-      break;
-    case Pivoting::kRook:
-      params.pivoting = kernels::kDenseRook;
-      break;
-    case Pivoting::kBunchKaufman:
-    default:
-      params.pivoting = kernels::kDenseBunchKaufman;
-  }
-  params.threshold = kPivotThreshold;
-  const double scale = max_abs > 0 ? max_abs : 1.0;
-  params.tiny = kTinyPivot * scale;
-  params.perturbation =
-      std::sqrt(std::numeric_limits<double>::epsilon()) * scale;
-  return params;
-}
-
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
@@ -245,7 +196,7 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
         "ldlt needs a square symmetric (lower-stored) matrix; use lu for a "
         "general one");
   }
-  auto perm = FillOrdering(a, options.ordering);
+  auto perm = ComputeOrdering(a, options.ordering);
   if (!perm.ok()) return perm.status();
   auto sym = BuildLdltSymbolic(a, *perm);
   if (!sym.ok()) return sym.status();
@@ -320,7 +271,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   report.preprocess_s = timer.Seconds();
   timer.Reset();
 
-  const kernels::DenseLdltParams params = PivotParams(options, max_abs);
+  const kernels::DenseLdltParams params =
+      DensePivotParams(options.pivoting, max_abs);
   std::vector<FrontFactor> fronts;
   std::vector<FrontCounts> counts;
   absl::Status status = ctx.backend == Backend::kReference
