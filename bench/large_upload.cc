@@ -115,8 +115,9 @@ int main(int argc, char** argv) {
       timer.Reset();
       auto r = (*small_client)->Upload(arrays, "too-large");
       refuse_s = timer.Seconds();
-      refused = r.ok() ? "accepted" : std::string(absl::StatusCodeToString(
-                                          r.status().code()));
+      refused = r.ok()
+                    ? "accepted"
+                    : std::string(absl::StatusCodeToString(r.status().code()));
     }
     (*small)->Shutdown(absl::Seconds(5));
   }

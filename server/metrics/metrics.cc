@@ -36,7 +36,10 @@ constexpr absl::string_view kRpcMethods[] = {
 
 // The methods whose duration series exist from the first scrape on.
 constexpr absl::string_view kPrecreatedMethods[] = {
-    "block_jacobi", "jacobi", "ldlt", "lu",
+    "block_jacobi",
+    "jacobi",
+    "ldlt",
+    "lu",
 };
 
 }  // namespace

@@ -11,18 +11,24 @@ namespace factord {
 
 absl::string_view BackendName(Backend backend) {
   switch (backend) {
-    case Backend::kReference: return "reference";
-    case Backend::kCpu: return "cpu";
-    case Backend::kCuda: return "cuda";
+    case Backend::kReference:
+      return "reference";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kCuda:
+      return "cuda";
   }
   return "unknown";
 }
 
 absl::string_view StructureName(Structure structure) {
   switch (structure) {
-    case Structure::kGeneral: return "general";
-    case Structure::kSymmetricLower: return "symmetric_lower";
-    case Structure::kSpdLower: return "spd_lower";
+    case Structure::kGeneral:
+      return "general";
+    case Structure::kSymmetricLower:
+      return "symmetric_lower";
+    case Structure::kSpdLower:
+      return "spd_lower";
   }
   return "unknown";
 }
@@ -30,16 +36,24 @@ absl::string_view StructureName(Structure structure) {
 namespace {
 
 constexpr std::pair<Method, absl::string_view> kMethods[] = {
-    {Method::kAuto, "auto"},         {Method::kNone, "none"},
-    {Method::kJacobi, "jacobi"},     {Method::kBlockJacobi, "block_jacobi"},
-    {Method::kLdlt, "ldlt"},         {Method::kBlockIldlt, "block_ildlt"},
-    {Method::kJacobiLdlt, "jacobi_ldlt"}, {Method::kIc, "ic"},
-    {Method::kIlu, "ilu"},           {Method::kLu, "lu"},
+    {Method::kAuto, "auto"},
+    {Method::kNone, "none"},
+    {Method::kJacobi, "jacobi"},
+    {Method::kBlockJacobi, "block_jacobi"},
+    {Method::kLdlt, "ldlt"},
+    {Method::kBlockIldlt, "block_ildlt"},
+    {Method::kJacobiLdlt, "jacobi_ldlt"},
+    {Method::kIc, "ic"},
+    {Method::kIlu, "ilu"},
+    {Method::kLu, "lu"},
 };
 constexpr std::pair<Krylov, absl::string_view> kKrylovs[] = {
-    {Krylov::kAuto, "auto"}, {Krylov::kNone, "none"},
-    {Krylov::kCg, "cg"},     {Krylov::kGmres, "gmres"},
-    {Krylov::kSqmr, "sqmr"}, {Krylov::kIdr, "idr"},
+    {Krylov::kAuto, "auto"},
+    {Krylov::kNone, "none"},
+    {Krylov::kCg, "cg"},
+    {Krylov::kGmres, "gmres"},
+    {Krylov::kSqmr, "sqmr"},
+    {Krylov::kIdr, "idr"},
     {Krylov::kBicgstab, "bicgstab"},
 };
 constexpr std::pair<Ordering, absl::string_view> kOrderings[] = {
@@ -55,7 +69,7 @@ constexpr std::pair<Pivoting, absl::string_view> kPivotings[] = {
 
 template <typename E, size_t N>
 absl::string_view NameOf(const std::pair<E, absl::string_view> (&table)[N],
-                        E value) {
+                         E value) {
   for (const auto& [v, name] : table) {
     if (v == value) return name;
   }
@@ -96,19 +110,26 @@ absl::StatusOr<Pivoting> ParsePivoting(absl::string_view name) {
 
 absl::string_view FactorStatusName(FactorStatus s) {
   switch (s) {
-    case FactorStatus::kOk: return "ok";
-    case FactorStatus::kSingular: return "singular";
-    case FactorStatus::kPerturbed: return "perturbed";
+    case FactorStatus::kOk:
+      return "ok";
+    case FactorStatus::kSingular:
+      return "singular";
+    case FactorStatus::kPerturbed:
+      return "perturbed";
   }
   return "unknown";
 }
 
 absl::string_view SolveStatusName(SolveStatus s) {
   switch (s) {
-    case SolveStatus::kConverged: return "converged";
-    case SolveStatus::kNotConverged: return "not_converged";
-    case SolveStatus::kBreakdown: return "breakdown";
-    case SolveStatus::kSingular: return "singular";
+    case SolveStatus::kConverged:
+      return "converged";
+    case SolveStatus::kNotConverged:
+      return "not_converged";
+    case SolveStatus::kBreakdown:
+      return "breakdown";
+    case SolveStatus::kSingular:
+      return "singular";
   }
   return "unknown";
 }

@@ -52,8 +52,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
                                           options, ctx);
     case Method::kLdlt:
     case Method::kBlockIldlt:
-      return internal::FactorizeLdlt(std::move(a), std::move(analysis),
-                                     options, ctx);
+      return internal::FactorizeLdlt(std::move(a), std::move(analysis), options,
+                                     ctx);
     case Method::kLu:
       return internal::FactorizeLu(std::move(a), std::move(analysis), options,
                                    ctx);

@@ -4,7 +4,6 @@
 #define FACTORD_BASE_EXEC_CONTEXT_H_
 
 #include "absl/strings/string_view.h"
-
 #include "factord/base/cancellation.h"
 
 namespace factord {

@@ -7,15 +7,16 @@
 #define FACTORD_MATRIX_CSR_H_
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace factord {
 
 enum class Structure {
-  kGeneral,          // all entries stored
-  kSymmetricLower,   // symmetric (possibly indefinite), lower triangle stored
-  kSpdLower,         // declared symmetric positive definite, lower stored
+  kGeneral,         // all entries stored
+  kSymmetricLower,  // symmetric (possibly indefinite), lower triangle stored
+  kSpdLower,        // declared symmetric positive definite, lower stored
 };
 
 absl::string_view StructureName(Structure structure);

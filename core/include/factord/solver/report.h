@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+
 #include "absl/strings/string_view.h"
 
 namespace factord {
@@ -43,7 +44,8 @@ struct SolveReport {
   SolveStatus status = SolveStatus::kConverged;
   // Both on the matrix as uploaded: unscaled, unregularized, expanded.
   double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2
-  double backward_error = 0;     // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
+  double backward_error =
+      0;  // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
   int iterations = 0;
   double solve_s = 0;
   std::string message;

@@ -11,7 +11,8 @@ namespace factord {
 
 struct ResidualNorms {
   double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2 (||r||_2 if b = 0)
-  double backward_error = 0;     // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
+  double backward_error =
+      0;  // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
 };
 
 // y = A x for a general or symmetric-lower matrix. x and y have a.rows
