@@ -195,6 +195,7 @@ FactorizeResult FromProto(const pb::FactorizeReply& p) {
   r.factor_bytes = p.factor_bytes();
   r.analysis_reused = p.analysis_reused();
   r.blocks = p.blocks();
+  r.sweep_errors.assign(p.sweep_errors().begin(), p.sweep_errors().end());
   r.timings = FromProto(p.timings());
   r.message = p.message();
   return r;

@@ -132,6 +132,7 @@ struct FactorizeResult {
   int64_t factor_bytes = 0;
   bool analysis_reused = false;
   int64_t blocks = 0;
+  std::vector<double> sweep_errors;  // jacobi_ldlt: per sweep (S2)
   Timings timings;
   std::string message;
 };

@@ -41,6 +41,12 @@ void FactorFields(const client::FactorizeResult& f, JsonWriter& w) {
   w.Field("factor_bytes", f.factor_bytes);
   w.Field("analysis_reused", f.analysis_reused);
   w.Field("blocks", f.blocks);
+  if (!f.sweep_errors.empty()) {
+    w.Key("sweep_errors");
+    w.BeginArray();
+    for (double e : f.sweep_errors) w.Double(e);
+    w.EndArray();
+  }
   w.Field("factor_message", f.message);
 }
 

@@ -290,6 +290,7 @@ void FactorReportToProto(const FactorReport& r, Method method,
   reply->set_perturbed_pivots(r.perturbed_pivots);
   reply->set_two_by_two_pivots(r.two_by_two_pivots);
   reply->set_delayed_pivots(r.delayed_pivots);
+  for (double e : r.sweep_errors) reply->add_sweep_errors(e);
   reply->set_nnz_factor(r.nnz_factor);
   reply->set_factor_bytes(r.factor_bytes);
   reply->set_analysis_reused(r.analysis_reused);

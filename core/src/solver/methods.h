@@ -36,6 +36,24 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLu(
     std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
     const ExecContext& ctx);
 
+// jacobi_ldlt (S2 Alg. 2): fixed-point block LDL^T sweeps.
+// core/src/factor/jacobi_ldlt_method.cc
+absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeJacobiLdlt(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeJacobiLdlt(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx);
+
+// ic and ilu (S4): level-based IC(k)/ILU(k) with exact, Jacobi or
+// block-Jacobi triangular solves. core/src/factor/incomplete_method.cc
+absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIncomplete(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx);
+
 }  // namespace factord::internal
 
 #endif  // FACTORD_SRC_SOLVER_METHODS_H_

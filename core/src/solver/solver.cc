@@ -27,6 +27,11 @@ absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
       return internal::AnalyzeLdlt(a, options, ctx);
     case Method::kLu:
       return internal::AnalyzeLu(a, options, ctx);
+    case Method::kJacobiLdlt:
+      return internal::AnalyzeJacobiLdlt(a, options, ctx);
+    case Method::kIc:
+    case Method::kIlu:
+      return internal::AnalyzeIncomplete(a, options, ctx);
     case Method::kAuto:
       return absl::InvalidArgumentError(
           "Analyze needs a resolved method (call ResolveMethod first)");
@@ -57,6 +62,13 @@ absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
     case Method::kLu:
       return internal::FactorizeLu(std::move(a), std::move(analysis), options,
                                    ctx);
+    case Method::kJacobiLdlt:
+      return internal::FactorizeJacobiLdlt(std::move(a), std::move(analysis),
+                                           options, ctx);
+    case Method::kIc:
+    case Method::kIlu:
+      return internal::FactorizeIncomplete(std::move(a), std::move(analysis),
+                                           options, ctx);
     default:
       return absl::UnimplementedError(absl::StrCat(
           "method '", MethodName(options.method), "' is not implemented yet"));

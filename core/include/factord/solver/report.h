@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 
@@ -34,6 +35,8 @@ struct FactorReport {
   int64_t factor_bytes = 0;
   int64_t blocks = 0;
   bool analysis_reused = false;
+  // jacobi_ldlt (S2): ||L D L^T - A||_inf / ||A||_inf after each sweep.
+  std::vector<double> sweep_errors;
   double preprocess_s = 0;
   double analyze_s = 0;
   double factorize_s = 0;
