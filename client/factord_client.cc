@@ -8,8 +8,11 @@
 #include "client/factord_client.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "absl/random/random.h"
@@ -236,6 +239,43 @@ absl::Status CheckCsr(const CsrArrays& m) {
   return absl::OkStatus();
 }
 
+// The whole of a PEM file named by ConnectOptions::`option`.
+absl::StatusOr<std::string> ReadPem(absl::string_view option,
+                                    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || text.str().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(option, ": cannot read '", path, "' (or it is empty)"));
+  }
+  return text.str();
+}
+
+// Plaintext, TLS, or TLS with a client certificate (mutual TLS).
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> ChannelCredentialsFor(
+    const ConnectOptions& o) {
+  if (!o.tls && o.tls_ca_file.empty() && o.tls_cert_file.empty() &&
+      o.tls_key_file.empty()) {
+    return grpc::InsecureChannelCredentials();
+  }
+  if (o.tls_cert_file.empty() != o.tls_key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "tls_cert_file and tls_key_file go together (client certificate)");
+  }
+  grpc::SslCredentialsOptions ssl;
+  for (auto [option, path, field] :
+       {std::tuple{"tls_ca_file", &o.tls_ca_file, &ssl.pem_root_certs},
+        std::tuple{"tls_cert_file", &o.tls_cert_file, &ssl.pem_cert_chain},
+        std::tuple{"tls_key_file", &o.tls_key_file, &ssl.pem_private_key}}) {
+    if (path->empty()) continue;
+    absl::StatusOr<std::string> pem = ReadPem(option, *path);
+    if (!pem.ok()) return pem.status();
+    *field = *std::move(pem);
+  }
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 std::string NewMatrixId() {
@@ -268,8 +308,11 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(
   args.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(
       options.max_receive_message_bytes, std::numeric_limits<int>::max())));
   auto channel = std::make_unique<Channel>();
-  channel->channel = grpc::CreateCustomChannel(
-      std::string(target), grpc::InsecureChannelCredentials(), args);
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      ChannelCredentialsFor(options);
+  if (!credentials.ok()) return credentials.status();
+  channel->channel =
+      grpc::CreateCustomChannel(std::string(target), *credentials, args);
   channel->stub = pb::Solver::NewStub(channel->channel);
   channel->token = options.token;
   if (channel->token.empty()) {

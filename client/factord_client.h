@@ -53,6 +53,11 @@ struct ConnectOptions {
   // When positive, Connect waits this long for the channel to connect and
   // fails with UNAVAILABLE otherwise; zero connects lazily on first use.
   absl::Duration connect_timeout = absl::ZeroDuration();
+  // TLS: on when `tls` is set or any file below is given (PEM files).
+  bool tls = false;
+  std::string tls_ca_file;    // CA that signed the server; empty: system roots
+  std::string tls_cert_file;  // client certificate (mutual TLS), with...
+  std::string tls_key_file;   // ...its private key
 };
 
 // A square sparse matrix in 0-based CSR form, borrowed from the caller for
@@ -180,7 +185,9 @@ std::string NewMatrixId();
 class Client {
  public:
   // `target` is a gRPC target ("127.0.0.1:50051", "dns:///factord:50051").
-  // Plaintext channel: TLS, where needed, is the mesh's job.
+  // Plaintext unless ConnectOptions asks for TLS (tls / tls_ca_file /
+  // tls_cert_file); InvalidArgument naming the option when a file cannot be
+  // read.
   static absl::StatusOr<std::unique_ptr<Client>> Connect(
       absl::string_view target, const ConnectOptions& options = {});
 

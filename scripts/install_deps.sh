@@ -9,7 +9,7 @@ packages=(
   prometheus-cpp-dev libcpp-httplib-dev
   libopenblas-dev liblapacke-dev libsuitesparse-dev libmetis-dev
   libmumps-seq-dev libtbb-dev
-  curl
+  curl openssl
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -25,6 +25,20 @@ struct ServerConfig {
   int64_t max_nnz = 500'000'000;
   int64_t max_message_bytes = 4 << 20;  // gRPC max receive message size
   int max_queue = 256;                  // queued jobs before RESOURCE_EXHAUSTED
+  // Solver RPCs open at once (streams included) before RESOURCE_EXHAUSTED;
+  // 0 = unlimited. Health checks are not counted.
+  int max_concurrent_requests = 1024;
+
+  // Security (docs/security.md). TLS when tls_cert_file is set (PEM
+  // certificate chain and private key); with tls_client_ca_file, clients
+  // must present a certificate signed by that CA (mutual TLS).
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_client_ca_file;
+  // `token tenant` lines; empty: authentication off (one anonymous tenant).
+  std::string auth_tokens_file;
+  // Bytes of matrices and factors one tenant may hold; 0 = unlimited.
+  int64_t tenant_cache_bytes = 0;
 };
 
 }  // namespace factord::server

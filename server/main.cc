@@ -76,6 +76,21 @@ ABSL_FLAG(int64_t, max_nnz, kDefaults.max_nnz,
           "largest accepted number of stored entries");
 ABSL_FLAG(int64_t, max_message_bytes, kDefaults.max_message_bytes,
           "gRPC max receive message size");
+ABSL_FLAG(int, max_concurrent_requests, kDefaults.max_concurrent_requests,
+          "Solver RPCs open at once (streams included) before "
+          "RESOURCE_EXHAUSTED; 0 = unlimited");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain: serve gRPC over TLS (needs --tls_key)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA: require and verify client certificates signed by it "
+          "(mutual TLS; needs --tls_cert)");
+ABSL_FLAG(std::string, auth_tokens_file, "",
+          "file of `token tenant` lines: every Solver RPC then needs "
+          "`authorization: Bearer <token>` and sees only its tenant's "
+          "matrices; empty: authentication off");
+ABSL_FLAG(int64_t, tenant_cache_bytes, kDefaults.tenant_cache_bytes,
+          "bytes of matrices and factors one tenant may hold; 0 = unlimited");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(30),
           "on SIGTERM, how long in-flight requests may take before they are "
           "cancelled");
@@ -97,6 +112,12 @@ int main(int argc, char** argv) {
   config.max_n = absl::GetFlag(FLAGS_max_n);
   config.max_nnz = absl::GetFlag(FLAGS_max_nnz);
   config.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  config.max_concurrent_requests = absl::GetFlag(FLAGS_max_concurrent_requests);
+  config.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
+  config.tls_key_file = absl::GetFlag(FLAGS_tls_key);
+  config.tls_client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
+  config.auth_tokens_file = absl::GetFlag(FLAGS_auth_tokens_file);
+  config.tenant_cache_bytes = absl::GetFlag(FLAGS_tenant_cache_bytes);
 
   if (!InstallSignalHandlers()) {
     std::fprintf(stderr, "factord: cannot install the SIGTERM handler\n");

@@ -12,11 +12,13 @@
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "server/auth/tls_credentials.h"
 #include "server/cache/analysis_cache.h"
 #include "server/cache/factor_cache.h"
 #include "server/health/health.h"
 #include "server/metrics/metrics.h"
 #include "server/metrics/metrics_http.h"
+#include "server/service/admission.h"
 #include "server/service/live_reactors.h"
 #include "server/service/request_log.h"
 #include "server/service/service_state.h"
@@ -120,6 +122,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   FactorCache::Options cache_options;
   cache_options.budget_bytes = config.cache_bytes;
   cache_options.idle_ttl = config.idle_ttl;
+  cache_options.tenant_budget_bytes = config.tenant_cache_bytes;
   cache_options.on_evict = [metrics](int64_t n) { metrics->CacheEvictions(n); };
   s.cache = std::make_unique<FactorCache>(std::move(cache_options));
   s.jobs =
@@ -147,19 +150,25 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   ss.assembly = s.assembly.get();
   ss.metrics = metrics;
   ss.reactors = &s.reactors;
+  if (absl::Status a = SetUpAdmission(config, &ss); !a.ok()) return a;
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials(config);
+  if (!credentials.ok()) return credentials.status();
   s.service = std::make_unique<SolverService>(&ss);
 
   EnableHealthService();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(),
-                           &s.port);
+  builder.AddListeningPort(config.listen, *credentials, &s.port);
   builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
   builder.RegisterService(s.service.get());
   s.grpc_server = builder.BuildAndStart();
   if (s.grpc_server == nullptr || s.port == 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen for gRPC on ", config.listen));
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen for gRPC on ", config.listen,
+        TlsEnabled(config) ? " (TLS: check that --tls_key is the key of "
+                             "--tls_cert and both are valid PEM)"
+                           : ""));
   }
   SetReadiness(s.grpc_server.get(), false);  // starting
 
@@ -178,7 +187,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                        s.port, ", /metrics on port ",
                        s.metrics_http ? s.metrics_http->port() : 0,
                        ", workers=", config.workers, " threads=", ss.threads,
-                       " cache_bytes=", config.cache_bytes));
+                       " cache_bytes=", config.cache_bytes, " tls=",
+                       !TlsEnabled(config)                 ? "off"
+                       : config.tls_client_ca_file.empty() ? "on"
+                                                           : "mutual"));
   return std::unique_ptr<Server>(new Server(std::move(state)));
 }
 

@@ -43,137 +43,170 @@ using Setter =
 
 // Flags that take a value.
 const std::map<std::string, Setter, std::less<>>& ValueFlags() {
-  static const auto* flags = new std::map<std::string, Setter, std::less<>>{
-      {"server",
-       [](CommandLine& c, absl::string_view v) {
-         c.server = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"id",
-       [](CommandLine& c, absl::string_view v) {
-         c.id = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"token",
-       [](CommandLine& c, absl::string_view v) {
-         c.token = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"rhs",
-       [](CommandLine& c, absl::string_view v) {
-         c.rhs_file = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"solution",
-       [](CommandLine& c, absl::string_view v) {
-         c.solution_file = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"structure",
-       [](CommandLine& c, absl::string_view v) {
-         if (v != "auto" && v != "general" && v != "symmetric" && v != "spd") {
-           return BadValue("structure", v, "auto|general|symmetric|spd");
-         }
-         c.structure = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"method",
-       [](CommandLine& c, absl::string_view v) {
-         c.factorize.method = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"krylov",
-       [](CommandLine& c, absl::string_view v) {
-         c.solve.krylov = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"ordering",
-       [](CommandLine& c, absl::string_view v) {
-         c.factorize.ordering = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"pivoting",
-       [](CommandLine& c, absl::string_view v) {
-         c.factorize.pivoting = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"trisolve",
-       [](CommandLine& c, absl::string_view v) {
-         c.factorize.trisolve = std::string(v);
-         return absl::OkStatus();
-       }},
-      {"tol",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<double> x = ToDouble("tol", v);
-         if (!x.ok()) return x.status();
-         c.solve.tolerance = *x;
-         return absl::OkStatus();
-       }},
-      {"max_iterations",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<int> x = ToInt("max_iterations", v);
-         if (!x.ok()) return x.status();
-         c.solve.max_iterations = *x;
-         return absl::OkStatus();
-       }},
-      {"restart",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<int> x = ToInt("restart", v);
-         if (!x.ok()) return x.status();
-         c.solve.restart = *x;
-         return absl::OkStatus();
-       }},
-      {"idr_s",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<int> x = ToInt("idr_s", v);
-         if (!x.ok()) return x.status();
-         c.solve.idr_s = *x;
-         return absl::OkStatus();
-       }},
-      {"fill_level",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<int> x = ToInt("fill_level", v);
-         if (!x.ok()) return x.status();
-         c.factorize.fill_level = *x;
-         return absl::OkStatus();
-       }},
-      {"drop_tol",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<double> x = ToDouble("drop_tol", v);
-         if (!x.ok()) return x.status();
-         c.factorize.drop_tolerance = *x;
-         return absl::OkStatus();
-       }},
-      {"fill_factor",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<double> x = ToDouble("fill_factor", v);
-         if (!x.ok()) return x.status();
-         c.factorize.fill_factor = *x;
-         return absl::OkStatus();
-       }},
-      {"block_size",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<int> x = ToInt("block_size", v);
-         if (!x.ok()) return x.status();
-         c.factorize.max_block_size = *x;
-         return absl::OkStatus();
-       }},
-      {"sweeps",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<int> x = ToInt("sweeps", v);
-         if (!x.ok()) return x.status();
-         c.factorize.sweeps = *x;
-         return absl::OkStatus();
-       }},
-      {"timeout",
-       [](CommandLine& c, absl::string_view v) -> absl::Status {
-         absl::StatusOr<double> x = ToDouble("timeout", v);
-         if (!x.ok()) return x.status();
-         if (!(*x > 0)) return BadValue("timeout", v, "seconds > 0");
-         c.timeout_s = *x;
-         return absl::OkStatus();
-       }},
-  };
+  static const auto*
+      flags =
+          new std::map<std::string, Setter, std::less<>>{
+              {"server",
+               [](CommandLine& c, absl::string_view v) {
+                 c.server = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"id",
+               [](CommandLine& c, absl::string_view v) {
+                 c.id = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"token",
+               [](CommandLine& c, absl::string_view v) {
+                 c.token = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"tls_ca",
+               [](CommandLine& c, absl::string_view v) {
+                 c.tls_ca = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"tls_cert",
+               [](CommandLine& c, absl::string_view v) {
+                 c.tls_cert = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"tls_key",
+               [](CommandLine& c, absl::string_view v) {
+                 c.tls_key = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"rhs",
+               [](CommandLine& c, absl::string_view v) {
+                 c.rhs_file = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"solution",
+               [](CommandLine& c, absl::string_view v) {
+                 c.solution_file = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"structure",
+               [](CommandLine& c, absl::string_view v) {
+                 if (v != "auto" && v != "general" && v != "symmetric" &&
+                     v != "spd") {
+                   return BadValue("structure", v,
+                                   "auto|general|symmetric|spd");
+                 }
+                 c.structure = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"method",
+               [](CommandLine& c, absl::string_view v) {
+                 c.factorize.method = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"krylov",
+               [](CommandLine& c, absl::string_view v) {
+                 c.solve.krylov = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"ordering",
+               [](CommandLine& c, absl::string_view v) {
+                 c.factorize.ordering = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"pivoting",
+               [](CommandLine& c, absl::string_view v) {
+                 c.factorize.pivoting = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"trisolve",
+               [](CommandLine& c, absl::string_view v) {
+                 c.factorize.trisolve = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"tol",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<double> x = ToDouble("tol", v);
+                 if (!x.ok()) return x.status();
+                 c.solve.tolerance = *x;
+                 return absl::OkStatus();
+               }},
+              {"max_iterations",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("max_iterations", v);
+                 if (!x.ok()) return x.status();
+                 c.solve.max_iterations = *x;
+                 return absl::OkStatus();
+               }},
+              {"restart",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("restart", v);
+                 if (!x.ok()) return x.status();
+                 c.solve.restart = *x;
+                 return absl::OkStatus();
+               }},
+              {"idr_s",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("idr_s", v);
+                 if (!x.ok()) return x.status();
+                 c.solve.idr_s = *x;
+                 return absl::OkStatus();
+               }},
+              {"fill_level",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("fill_level", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.fill_level = *x;
+                 return absl::OkStatus();
+               }},
+              {"drop_tol",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<double> x = ToDouble("drop_tol", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.drop_tolerance = *x;
+                 return absl::OkStatus();
+               }},
+              {"fill_factor",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<double> x = ToDouble("fill_factor", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.fill_factor = *x;
+                 return absl::OkStatus();
+               }},
+              {"block_size",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("block_size", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.max_block_size = *x;
+                 return absl::OkStatus();
+               }},
+              {"sweeps",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("sweeps", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.sweeps = *x;
+                 return absl::OkStatus();
+               }},
+              {"epsilon",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<double> x = ToDouble("epsilon", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.epsilon = *x;
+                 return absl::OkStatus();
+               }},
+              {"delta",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<double> x = ToDouble("delta", v);
+                 if (!x.ok()) return x.status();
+                 c.factorize.delta = *x;
+                 return absl::OkStatus();
+               }},
+              {"timeout",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<double> x = ToDouble("timeout", v);
+                 if (!x.ok()) return x.status();
+                 if (!(*x > 0)) return BadValue("timeout", v, "seconds > 0");
+                 c.timeout_s = *x;
+                 return absl::OkStatus();
+               }},
+          };
   return *flags;
 }
 
@@ -183,12 +216,13 @@ absl::Status SetSwitch(CommandLine& c, absl::string_view name, bool value) {
   if (name == "keep") c.keep = value;
   if (name == "deterministic") c.factorize.deterministic = value;
   if (name == "help") c.help = value;
+  if (name == "tls") c.tls = value;
   return absl::OkStatus();
 }
 
 bool IsSwitch(absl::string_view name) {
   return name == "json" || name == "keep" || name == "deterministic" ||
-         name == "help";
+         name == "help" || name == "tls";
 }
 
 }  // namespace
@@ -293,6 +327,9 @@ flags:
   --server=HOST:PORT   default $FACTORD_SERVER, else 127.0.0.1:50051
   --id=ID              matrix id (upload/run: default a new UUID)
   --token=TOKEN        bearer token (default $FACTORD_TOKEN)
+  --tls                TLS, trusting the system's root CAs
+  --tls_ca=FILE        TLS, trusting the CA in this PEM file
+  --tls_cert=FILE --tls_key=FILE   client certificate (mutual TLS)
   --json               print exactly one JSON object on stdout
   --structure=S        auto|general|symmetric|spd (auto: from the file)
   --method=M           auto|none|jacobi|block_jacobi|ldlt|block_ildlt|
@@ -304,6 +341,7 @@ flags:
   --ordering=O         auto|natural|amd|metis|rcm|gmc
   --pivoting=P         bk|static|rook
   --fill_level=K --drop_tol=X --fill_factor=X --block_size=B --sweeps=N
+  --epsilon=X --delta=X  jacobi_ldlt pivot threshold, relaxed by delta a sweep
   --trisolve=T         exact|jacobi|block_jacobi
   --deterministic      bitwise-reproducible factorization and solve
   --timeout=SECONDS    deadline of each request

@@ -21,6 +21,10 @@ struct CommandLine {
   std::string server;                   // HOST:PORT
   std::string id;
   std::string token;
+  bool tls = false;      // --tls: TLS with the system's roots
+  std::string tls_ca;    // --tls_ca: CA of the server (implies TLS)
+  std::string tls_cert;  // --tls_cert / --tls_key: client certificate
+  std::string tls_key;
   std::string rhs_file;             // --rhs; empty: all ones
   std::string solution_file;        // --solution: write x, one value per line
   std::string structure = "auto";   // auto | general | symmetric | spd

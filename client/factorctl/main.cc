@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
 
   client::ConnectOptions options;
   options.token = line->token;
+  options.tls = line->tls;
+  options.tls_ca_file = line->tls_ca;
+  options.tls_cert_file = line->tls_cert;
+  options.tls_key_file = line->tls_key;
   if (line->timeout_s) options.rpc_timeout = absl::Seconds(*line->timeout_s);
   absl::StatusOr<std::unique_ptr<client::Client>> client =
       client::Client::Connect(line->server, options);

@@ -1,4 +1,6 @@
 // Symbolic analyses shared across matrix IDs by (pattern, analysis options).
+// The factorize job prefixes Key() with the tenant, so analyses are shared
+// within a tenant only (docs/security.md).
 //
 // The cache holds weak references: an analysis lives as long as some factor
 // cache entry (or a job in flight) holds it, so it costs no budget of its

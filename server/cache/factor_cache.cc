@@ -5,6 +5,20 @@
 #include "absl/strings/str_cat.h"
 
 namespace factord::server {
+namespace {
+
+// The same text for an ID nobody holds and for another tenant's ID.
+absl::Status Unknown(const MatrixKey& key) {
+  return absl::NotFoundError(
+      absl::StrCat("matrix '", key.id, "' is unknown or was evicted"));
+}
+
+}  // namespace
+
+std::string TenantLabel(absl::string_view tenant) {
+  return tenant.empty() ? std::string("the anonymous tenant")
+                        : absl::StrCat("tenant '", tenant, "'");
+}
 
 int64_t CacheEntry::bytes() const {
   int64_t total = 0;
@@ -16,19 +30,21 @@ int64_t CacheEntry::bytes() const {
 
 FactorCache::FactorCache(Options options) : options_(std::move(options)) {}
 
-absl::Status FactorCache::InsertMatrix(const std::string& id,
+absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
                                        std::shared_ptr<const CsrMatrix> matrix,
                                        uint64_t pattern_hash,
                                        int64_t bytes_received) {
   CacheEntry entry;
-  entry.id = id;
+  entry.tenant = key.tenant;
+  entry.id = key.id;
   entry.matrix = std::move(matrix);
   entry.pattern_hash = pattern_hash;
   entry.bytes_received = bytes_received;
   int64_t evicted = 0;
   {
     absl::MutexLock lock(&mu_);
-    auto it = slots_.find(id);
+    auto it = slots_.find(key);
+    int64_t replaced_bytes = 0;
     if (it != slots_.end()) {
       const CacheEntry& old = it->second.entry;
       // A re-upload of the same pattern keeps its analysis (IPM clients that
@@ -39,63 +55,70 @@ absl::Status FactorCache::InsertMatrix(const std::string& id,
         entry.analysis = old.analysis;
       }
       entry.values_version = old.values_version + 1;
-      Erase(id);
+      replaced_bytes = old.bytes();
     }
     const int64_t need = entry.bytes();
+    if (absl::Status s = CheckQuotaLocked(
+            key.tenant, need - replaced_bytes,
+            absl::StrCat("matrix '", key.id, "' (", need, " bytes)"));
+        !s.ok()) {
+      return s;
+    }
+    if (it != slots_.end()) Erase(key);
     if (need > options_.budget_bytes) {
       return absl::ResourceExhaustedError(
-          absl::StrCat("matrix '", id, "' needs ", need,
+          absl::StrCat("matrix '", key.id, "' needs ", need,
                        " bytes, over the cache budget cache_bytes = ",
                        options_.budget_bytes));
     }
-    evicted = MakeRoom(need, id);
-    lru_.push_front(id);
+    evicted = MakeRoom(need, key);
+    lru_.push_front(key);
     Slot slot{std::move(entry), options_.now(), lru_.begin()};
-    bytes_ += need;
-    slots_.emplace(id, std::move(slot));
+    Account(key.tenant, need, 1);
+    slots_.emplace(key, std::move(slot));
   }
   ReportEvictions(evicted);
   return absl::OkStatus();
 }
 
-absl::StatusOr<CacheEntry> FactorCache::Lookup(const std::string& id) {
+absl::StatusOr<CacheEntry> FactorCache::Lookup(const MatrixKey& key) {
   absl::MutexLock lock(&mu_);
-  auto it = slots_.find(id);
-  if (it == slots_.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("matrix '", id, "' is unknown or was evicted"));
-  }
+  auto it = slots_.find(key);
+  if (it == slots_.end()) return Unknown(key);
   Touch(it->second);
   return it->second.entry;
 }
 
 absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
-    const std::string& id, std::shared_ptr<const CsrMatrix> matrix,
+    const MatrixKey& key, std::shared_ptr<const CsrMatrix> matrix,
     uint64_t pattern_hash, int64_t bytes_received) {
   int64_t evicted = 0;
   CacheEntry result;
   {
     absl::MutexLock lock(&mu_);
-    auto it = slots_.find(id);
-    if (it == slots_.end()) {
-      return absl::NotFoundError(
-          absl::StrCat("matrix '", id, "' is unknown or was evicted"));
-    }
+    auto it = slots_.find(key);
+    if (it == slots_.end()) return Unknown(key);
     CacheEntry& entry = it->second.entry;
     if (entry.pattern_hash != pattern_hash) {
       return absl::FailedPreconditionError(
-          absl::StrCat("matrix '", id,
+          absl::StrCat("matrix '", key.id,
                        "' was re-uploaded with another pattern during the "
                        "update"));
     }
     const int64_t before = entry.bytes();
+    const int64_t growth = matrix->bytes() - entry.matrix->bytes();
+    if (absl::Status s = CheckQuotaLocked(
+            key.tenant, growth, absl::StrCat("new values of '", key.id, "'"));
+        !s.ok()) {
+      return s;
+    }
     entry.matrix = std::move(matrix);
     entry.bytes_received = bytes_received;
     ++entry.values_version;
     entry.stale = entry.factorization != nullptr;
-    bytes_ += entry.bytes() - before;
+    Account(key.tenant, entry.bytes() - before, 0);
     Touch(it->second);
-    evicted = MakeRoom(0, id);
+    evicted = MakeRoom(0, key);
     result = entry;
   }
   ReportEvictions(evicted);
@@ -103,7 +126,7 @@ absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
 }
 
 absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
-    const std::string& id, uint64_t pattern_hash, uint64_t values_version,
+    const MatrixKey& key, uint64_t pattern_hash, uint64_t values_version,
     std::shared_ptr<const Analysis> analysis,
     std::shared_ptr<const Factorization> factorization, Method method,
     bool deterministic) {
@@ -111,15 +134,15 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
   CacheEntry result;
   {
     absl::MutexLock lock(&mu_);
-    auto it = slots_.find(id);
+    auto it = slots_.find(key);
     if (it == slots_.end()) {
       return absl::NotFoundError(
-          absl::StrCat("matrix '", id,
+          absl::StrCat("matrix '", key.id,
                        "' was released or evicted during the factorization"));
     }
     if (it->second.entry.pattern_hash != pattern_hash) {
       return absl::FailedPreconditionError(
-          absl::StrCat("matrix '", id,
+          absl::StrCat("matrix '", key.id,
                        "' was re-uploaded with another pattern during the "
                        "factorization"));
     }
@@ -132,15 +155,22 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
     const int64_t need = candidate.bytes();
     if (need > options_.budget_bytes) {
       return absl::ResourceExhaustedError(
-          absl::StrCat("matrix '", id, "' with its factorization needs ", need,
-                       " bytes, over the cache budget cache_bytes = ",
+          absl::StrCat("matrix '", key.id, "' with its factorization needs ",
+                       need, " bytes, over the cache budget cache_bytes = ",
                        options_.budget_bytes));
     }
     const int64_t before = it->second.entry.bytes();
-    evicted = MakeRoom(need - before, id);
-    it = slots_.find(id);  // MakeRoom never erases `id`, but stay safe
+    if (absl::Status s = CheckQuotaLocked(
+            key.tenant, need - before,
+            absl::StrCat("the factorization of '", key.id, "' (", need,
+                         " bytes with its matrix)"));
+        !s.ok()) {
+      return s;
+    }
+    evicted = MakeRoom(need - before, key);
+    it = slots_.find(key);  // MakeRoom never erases `key`, but stay safe
     it->second.entry = std::move(candidate);
-    bytes_ += need - before;
+    Account(key.tenant, need - before, 0);
     Touch(it->second);
     result = it->second.entry;
   }
@@ -148,15 +178,12 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
   return result;
 }
 
-absl::StatusOr<int64_t> FactorCache::Release(const std::string& id) {
+absl::StatusOr<int64_t> FactorCache::Release(const MatrixKey& key) {
   absl::MutexLock lock(&mu_);
-  auto it = slots_.find(id);
-  if (it == slots_.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("matrix '", id, "' is unknown or was evicted"));
-  }
+  auto it = slots_.find(key);
+  if (it == slots_.end()) return Unknown(key);
   const int64_t freed = it->second.entry.bytes();
-  Erase(id);
+  Erase(key);
   return freed;
 }
 
@@ -169,7 +196,7 @@ int64_t FactorCache::SweepIdle() {
     while (!lru_.empty()) {
       auto it = slots_.find(lru_.back());
       if (it->second.last_use > cutoff) break;
-      Erase(it->first);
+      Erase(MatrixKey(it->first));
       ++evicted;
     }
   }
@@ -177,11 +204,12 @@ int64_t FactorCache::SweepIdle() {
   return evicted;
 }
 
-std::vector<CacheEntry> FactorCache::List() const {
+std::vector<CacheEntry> FactorCache::List(absl::string_view tenant) const {
   absl::MutexLock lock(&mu_);
   std::vector<CacheEntry> out;
-  out.reserve(slots_.size());
-  for (const std::string& id : lru_) out.push_back(slots_.at(id).entry);
+  for (const MatrixKey& key : lru_) {
+    if (key.tenant == tenant) out.push_back(slots_.at(key).entry);
+  }
   return out;
 }
 
@@ -195,7 +223,40 @@ int64_t FactorCache::entries() const {
   return static_cast<int64_t>(slots_.size());
 }
 
-int64_t FactorCache::MakeRoom(int64_t extra, const std::string& keep) {
+int64_t FactorCache::tenant_bytes(absl::string_view tenant) const {
+  absl::MutexLock lock(&mu_);
+  auto it = tenants_.find(tenant);
+  return it == tenants_.end() ? 0 : it->second.bytes;
+}
+
+int64_t FactorCache::tenant_entries(absl::string_view tenant) const {
+  absl::MutexLock lock(&mu_);
+  auto it = tenants_.find(tenant);
+  return it == tenants_.end() ? 0 : it->second.entries;
+}
+
+absl::Status FactorCache::CheckTenantQuota(absl::string_view tenant,
+                                           int64_t more,
+                                           absl::string_view what) const {
+  absl::MutexLock lock(&mu_);
+  return CheckQuotaLocked(tenant, more, what);
+}
+
+absl::Status FactorCache::CheckQuotaLocked(absl::string_view tenant,
+                                           int64_t more,
+                                           absl::string_view what) const {
+  const int64_t quota = options_.tenant_budget_bytes;
+  if (quota <= 0 || more <= 0) return absl::OkStatus();
+  auto it = tenants_.find(tenant);
+  const int64_t used = it == tenants_.end() ? 0 : it->second.bytes;
+  if (used + more <= quota) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      what, " needs ", more, " more bytes: ", TenantLabel(tenant), " holds ",
+      used, " bytes, and the per-tenant quota tenant_cache_bytes = ", quota,
+      "; release matrices first"));
+}
+
+int64_t FactorCache::MakeRoom(int64_t extra, const MatrixKey& keep) {
   int64_t evicted = 0;
   auto victim = lru_.end();
   while (bytes_ + extra > options_.budget_bytes && !lru_.empty()) {
@@ -205,7 +266,7 @@ int64_t FactorCache::MakeRoom(int64_t extra, const std::string& keep) {
       if (victim == lru_.begin()) break;
       victim = std::prev(victim);
     }
-    Erase(std::string(*victim));
+    Erase(MatrixKey(*victim));
     ++evicted;
   }
   return evicted;
@@ -216,12 +277,21 @@ void FactorCache::Touch(Slot& slot) {
   lru_.splice(lru_.begin(), lru_, slot.lru_position);
 }
 
-void FactorCache::Erase(const std::string& id) {
-  auto it = slots_.find(id);
+void FactorCache::Erase(const MatrixKey& key) {
+  auto it = slots_.find(key);
   if (it == slots_.end()) return;
-  bytes_ -= it->second.entry.bytes();
+  Account(key.tenant, -it->second.entry.bytes(), -1);
   lru_.erase(it->second.lru_position);
   slots_.erase(it);
+}
+
+void FactorCache::Account(const std::string& tenant, int64_t delta,
+                          int64_t entries) {
+  bytes_ += delta;
+  TenantUse& use = tenants_[tenant];
+  use.bytes += delta;
+  use.entries += entries;
+  if (use.entries == 0) tenants_.erase(tenant);
 }
 
 void FactorCache::ReportEvictions(int64_t count) const {

@@ -1,5 +1,6 @@
 #include "server/service/factorize_job.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -44,8 +45,12 @@ absl::StatusOr<AnalysisChoice> FindOrAnalyze(const ServiceState& state,
                                              const CacheEntry& entry,
                                              const FactorOptions& options,
                                              const ExecContext& ctx) {
-  const std::string key =
-      AnalysisCache::Key(*entry.matrix, entry.pattern_hash, options);
+  // Analyses are shared within a tenant only: a shared one would tell a
+  // tenant (analysis_reused, timings) that another holds the same pattern,
+  // and UMFPACK's symbolic phase looks at the first values (lu_method.cc).
+  const std::string key = absl::StrCat(
+      entry.tenant, "/",
+      AnalysisCache::Key(*entry.matrix, entry.pattern_hash, options));
   AnalysisChoice choice;
   choice.analysis = state.analyses->Find(key);
   if (choice.analysis != nullptr) {
@@ -72,10 +77,11 @@ int64_t ExpectedBytes(const CacheEntry& entry, const Analysis& analysis) {
 }  // namespace
 
 absl::StatusOr<FactorizeOutcome> RunFactorize(
-    const ServiceState& state, const std::string& id,
+    const ServiceState& state, const MatrixKey& key,
     const FactorOptions& requested, bool deterministic,
     const Cancellation& cancellation) {
-  absl::StatusOr<CacheEntry> entry = state.cache->Lookup(id);
+  const std::string& id = key.id;
+  absl::StatusOr<CacheEntry> entry = state.cache->Lookup(key);
   if (!entry.ok()) {
     state.metrics->CacheMiss();
     return entry.status();
@@ -84,6 +90,15 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   const CsrMatrix& a = *entry->matrix;
   const ExecContext ctx = state.MakeContext(deterministic, &cancellation);
   const int64_t budget = state.cache->budget_bytes();
+  // What this entry may grow to under the tenant's quota (its own bytes are
+  // counted in the tenant's use already).
+  const int64_t quota = state.cache->tenant_budget_bytes();
+  const int64_t room =
+      quota > 0
+          ? std::clamp<int64_t>(
+                quota - state.cache->tenant_bytes(key.tenant) + entry->bytes(),
+                0, budget)
+          : budget;
 
   if (requested.shift_count > a.rows) {
     return absl::InvalidArgumentError(
@@ -91,14 +106,14 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
                      " exceeds n = ", a.rows));
   }
   FactorOptions options = requested;
-  options.method = ResolveMethod(a, requested.method, budget);
+  options.method = ResolveMethod(a, requested.method, room);
   if (absl::Status s = CheckInt32Limits(a, options.method); !s.ok()) return s;
 
   Timer total;
   absl::StatusOr<AnalysisChoice> choice =
       FindOrAnalyze(state, *entry, options, ctx);
   if (!choice.ok()) return choice.status();
-  if (ExpectedBytes(*entry, *choice->analysis) > budget &&
+  if (ExpectedBytes(*entry, *choice->analysis) > room &&
       requested.method == Method::kAuto && options.method == Method::kLdlt) {
     // `auto` falls back to the incomplete factorization when the complete
     // one cannot fit (DESIGN.md: auto picks by matrix class and memory).
@@ -107,6 +122,14 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
     if (!choice.ok()) return choice.status();
   }
   const int64_t expected = ExpectedBytes(*entry, *choice->analysis);
+  if (absl::Status s = state.cache->CheckTenantQuota(
+          key.tenant, expected - entry->bytes(),
+          absl::StrCat("factorizing matrix '", id, "' with ",
+                       MethodName(options.method), " (about ", expected,
+                       " bytes with its matrix)"));
+      !s.ok()) {
+    return s;
+  }
   if (expected > budget) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "factorizing matrix '", id, "' with ", MethodName(options.method),
@@ -126,7 +149,7 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   outcome.report.analysis_reused = choice->reused;
   outcome.report.analyze_s = choice->analyze_s;
   absl::StatusOr<CacheEntry> stored = state.cache->StoreFactorization(
-      id, entry->pattern_hash, entry->values_version, choice->analysis,
+      key, entry->pattern_hash, entry->values_version, choice->analysis,
       *std::move(factorization), options.method, deterministic);
   if (!stored.ok()) return stored.status();
   outcome.entry = *std::move(stored);

@@ -21,12 +21,14 @@ struct FactorizeOutcome {
   Method method = Method::kAuto;  // resolved
 };
 
-// Errors: NotFound (unknown / evicted ID), ResourceExhausted (estimate over
-// the budget or a 32-bit library limit), Cancelled / DeadlineExceeded,
-// Unimplemented (method not built yet), InvalidArgument from the core.
-// Numerical trouble (singular, perturbed) is in the report, not an error.
+// `key` names the matrix within its tenant. Errors: NotFound (unknown /
+// evicted ID, or another tenant's), ResourceExhausted (estimate over the
+// budget, over the tenant's quota, or a 32-bit library limit), Cancelled /
+// DeadlineExceeded, Unimplemented (method not built yet), InvalidArgument from
+// the core. Numerical trouble (singular, perturbed) is in the report, not an
+// error.
 absl::StatusOr<FactorizeOutcome> RunFactorize(const ServiceState& state,
-                                              const std::string& id,
+                                              const MatrixKey& key,
                                               const FactorOptions& requested,
                                               bool deterministic,
                                               const Cancellation& cancellation);

@@ -11,16 +11,23 @@ namespace factord::server {
 FactorizeReactor::FactorizeReactor(const ServiceState* state,
                                    grpc::CallbackServerContext* context,
                                    const v1::FactorizeRequest* request,
-                                   v1::FactorizeReply* reply)
+                                   v1::FactorizeReply* reply,
+                                   absl::StatusOr<Caller> caller)
     : state_(state),
       request_(request),
       reply_(reply),
-      log_(state->metrics, "Factorize", context) {
+      log_(state->metrics, "Factorize", context),
+      caller_(std::move(caller)) {
   ApplyDeadline(*context, &cancellation_);
   log_.set_matrix_id(request->id());
+  if (caller_.ok()) log_.set_tenant(caller_->tenant);
 }
 
 void FactorizeReactor::Start() {
+  if (!caller_.ok()) {
+    Reply(caller_.status());
+    return;
+  }
   if (request_->id().empty()) {
     Reply(absl::InvalidArgumentError("Factorize needs a matrix id"));
     return;
@@ -39,7 +46,7 @@ absl::Status FactorizeReactor::Run() {
       FactorOptionsFromProto(request_->method(), request_->options());
   if (!options.ok()) return options.status();
   absl::StatusOr<FactorizeOutcome> outcome =
-      RunFactorize(*state_, request_->id(), *options,
+      RunFactorize(*state_, caller_->Key(request_->id()), *options,
                    request_->options().deterministic(), cancellation_);
   if (!outcome.ok()) return outcome.status();
   reply_->set_id(request_->id());

@@ -9,6 +9,7 @@
 #include "factord/base/timer.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "grpcpp/support/server_callback.h"
+#include "server/service/admission.h"
 #include "server/service/request_log.h"
 #include "server/service/service_state.h"
 
@@ -16,11 +17,12 @@ namespace factord::server {
 
 class FactorizeReactor : public grpc::ServerUnaryReactor {
  public:
-  // None of the pointers is owned; all outlive the reactor.
+  // None of the pointers is owned; all outlive the reactor. A refused
+  // `caller` (Admit's error) finishes the RPC at Start.
   FactorizeReactor(const ServiceState* state,
                    grpc::CallbackServerContext* context,
                    const v1::FactorizeRequest* request,
-                   v1::FactorizeReply* reply);
+                   v1::FactorizeReply* reply, absl::StatusOr<Caller> caller);
   void Start();  // call once, after the reactor is owned by LiveReactors
 
   void OnCancel() override { cancellation_.Cancel(); }
@@ -35,6 +37,7 @@ class FactorizeReactor : public grpc::ServerUnaryReactor {
   v1::FactorizeReply* const reply_;
   Cancellation cancellation_;
   RequestLog log_;
+  absl::StatusOr<Caller> caller_;
   Timer queued_;
 };
 

@@ -138,6 +138,12 @@ absl::Status MatrixUpload::ConsumeHeader(const v1::MatrixHeader& header) {
         " needs ", bytes,
         " bytes, over the cache budget cache_bytes = ", config_->cache_bytes));
   }
+  if (config_->tenant_cache_bytes > 0 && bytes > config_->tenant_cache_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "a matrix with n = ", header.n(), " and nnz = ", header.nnz(),
+        " needs ", bytes, " bytes, over the per-tenant quota ",
+        "tenant_cache_bytes = ", config_->tenant_cache_bytes));
+  }
   has_header_ = true;
   id_ = header.id().empty() ? NewUuid() : header.id();
   n_ = header.n();

@@ -68,6 +68,7 @@ void RequestLog::Finish(const grpc::Status& status) {
   std::string line = absl::StrFormat(
       "request=%s rpc=%s matrix=%s code=%s duration_s=%.6f", request_id_, rpc_,
       matrix_id_.empty() ? "-" : OneLine(matrix_id_), code, seconds);
+  if (!tenant_.empty()) absl::StrAppend(&line, " tenant=", tenant_);
   if (!status.ok()) {
     absl::StrAppend(&line, " message=\"", OneLine(status.error_message()),
                     "\"");

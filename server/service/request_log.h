@@ -26,6 +26,8 @@ class RequestLog {
   ~RequestLog();  // a request never finished is logged as CANCELLED
 
   void set_matrix_id(absl::string_view id) { matrix_id_ = std::string(id); }
+  // The authenticated tenant, logged (never the token) when not empty.
+  void set_tenant(absl::string_view tenant) { tenant_ = std::string(tenant); }
   const std::string& request_id() const { return request_id_; }
   double seconds() const { return timer_.Seconds(); }
 
@@ -37,6 +39,7 @@ class RequestLog {
   std::string rpc_;
   std::string request_id_;
   std::string matrix_id_;
+  std::string tenant_;
   Timer timer_;
   bool finished_ = false;
 };

@@ -3,15 +3,18 @@
 #ifndef FACTORD_SERVER_SERVICE_SERVICE_STATE_H_
 #define FACTORD_SERVER_SERVICE_SERVICE_STATE_H_
 
+#include <memory>
 #include <string>
 
 #include "factord/base/cancellation.h"
 #include "factord/base/exec_context.h"
 #include "grpcpp/server_context.h"
+#include "server/auth/authenticator.h"
 #include "server/cache/analysis_cache.h"
 #include "server/cache/factor_cache.h"
 #include "server/config.h"
 #include "server/metrics/metrics.h"
+#include "server/service/concurrency_limit.h"
 #include "server/service/live_reactors.h"
 #include "server/work/worker_pool.h"
 
@@ -28,6 +31,10 @@ struct ServiceState {
   WorkerPool* assembly = nullptr;  // matrix assembly at the end of uploads
   Metrics* metrics = nullptr;
   LiveReactors* reactors = nullptr;
+  // Bearer-token authentication; nullptr: off (every caller is tenant "").
+  std::shared_ptr<const Authenticator> authenticator;
+  // Solver RPCs open at once; nullptr: not counted.
+  std::shared_ptr<ConcurrencyLimit> concurrency;
 
   // The context a job runs in. `cancellation` is not owned and must outlive
   // the job.

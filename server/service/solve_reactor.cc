@@ -21,15 +21,30 @@ int64_t ReplyChunkDoubles(int64_t max_message_bytes) {
 }  // namespace
 
 SolveReactor::SolveReactor(const ServiceState* state,
-                           grpc::CallbackServerContext* context)
+                           grpc::CallbackServerContext* context,
+                           absl::StatusOr<Caller> caller)
     : state_(state),
       context_(context),
       log_(state->metrics, "Solve", context),
+      caller_(std::move(caller)),
       reply_chunk_(ReplyChunkDoubles(state->config.max_message_bytes)) {
   ApplyDeadline(*context, &cancellation_);
+  if (caller_.ok()) log_.set_tenant(caller_->tenant);
 }
 
-void SolveReactor::Start() { StartRead(&request_); }
+void SolveReactor::Start() {
+  if (caller_.ok()) {
+    StartRead(&request_);
+    return;
+  }
+  Step step;
+  {
+    absl::MutexLock lock(&mu_);
+    Fail(caller_.status());
+    step = NextStep();
+  }
+  Perform(std::move(step));
+}
 
 void SolveReactor::OnReadDone(bool ok) {
   Step step;
@@ -93,7 +108,8 @@ absl::Status SolveReactor::Open(const v1::SolveRequest& request) {
       SolveOptionsFromProto(request.options());
   if (!options.ok()) return options.status();
   options_ = *options;
-  absl::StatusOr<CacheEntry> entry = state_->cache->Lookup(request.id());
+  absl::StatusOr<CacheEntry> entry =
+      state_->cache->Lookup(caller_->Key(request.id()));
   if (!entry.ok()) {
     state_->metrics->CacheMiss();
     return entry.status();

@@ -26,6 +26,7 @@
 #include "factord/v1/solver.grpc.pb.h"
 #include "grpcpp/support/server_callback.h"
 #include "server/cache/factor_cache.h"
+#include "server/service/admission.h"
 #include "server/service/request_log.h"
 #include "server/service/service_state.h"
 
@@ -37,8 +38,10 @@ class SolveReactor
   // Right-hand sides received but not yet solved, per stream.
   static constexpr int kMaxPendingRhs = 256;
 
-  // `state` and `context` are not owned and outlive the reactor.
-  SolveReactor(const ServiceState* state, grpc::CallbackServerContext* context);
+  // `state` and `context` are not owned and outlive the reactor. A refused
+  // `caller` (Admit's error) finishes the RPC at Start.
+  SolveReactor(const ServiceState* state, grpc::CallbackServerContext* context,
+               absl::StatusOr<Caller> caller);
   // Starts reading; call once, after the reactor is owned by LiveReactors.
   void Start();
 
@@ -80,6 +83,7 @@ class SolveReactor
   grpc::CallbackServerContext* const context_;
   Cancellation cancellation_;
   RequestLog log_;
+  const absl::StatusOr<Caller> caller_;
   const int64_t reply_chunk_;  // doubles per reply message
 
   absl::Mutex mu_;

@@ -1,8 +1,10 @@
 #include "server/service/solver_service.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
+#include "server/service/admission.h"
 #include "server/service/convert.h"
 #include "server/service/factorize_reactor.h"
 #include "server/service/request_log.h"
@@ -29,16 +31,16 @@ grpc::ServerUnaryReactor* FinishNow(grpc::CallbackServerContext* context,
 
 grpc::ServerReadReactor<v1::UploadRequest>* SolverService::UploadMatrix(
     grpc::CallbackServerContext* context, v1::MatrixInfo* reply) {
-  auto* reactor = state_->reactors->Adopt(
-      std::make_unique<UploadReactor>(state_, context, reply));
+  auto* reactor = state_->reactors->Adopt(std::make_unique<UploadReactor>(
+      state_, context, reply, Admit(*state_, *context)));
   reactor->Start();
   return reactor;
 }
 
 grpc::ServerReadReactor<v1::UpdateValuesRequest>* SolverService::UpdateValues(
     grpc::CallbackServerContext* context, v1::MatrixInfo* reply) {
-  auto* reactor = state_->reactors->Adopt(
-      std::make_unique<UpdateValuesReactor>(state_, context, reply));
+  auto* reactor = state_->reactors->Adopt(std::make_unique<UpdateValuesReactor>(
+      state_, context, reply, Admit(*state_, *context)));
   reactor->Start();
   return reactor;
 }
@@ -46,16 +48,16 @@ grpc::ServerReadReactor<v1::UpdateValuesRequest>* SolverService::UpdateValues(
 grpc::ServerUnaryReactor* SolverService::Factorize(
     grpc::CallbackServerContext* context, const v1::FactorizeRequest* request,
     v1::FactorizeReply* reply) {
-  auto* reactor = state_->reactors->Adopt(
-      std::make_unique<FactorizeReactor>(state_, context, request, reply));
+  auto* reactor = state_->reactors->Adopt(std::make_unique<FactorizeReactor>(
+      state_, context, request, reply, Admit(*state_, *context)));
   reactor->Start();
   return reactor;
 }
 
 grpc::ServerBidiReactor<v1::SolveRequest, v1::SolveReply>* SolverService::Solve(
     grpc::CallbackServerContext* context) {
-  auto* reactor =
-      state_->reactors->Adopt(std::make_unique<SolveReactor>(state_, context));
+  auto* reactor = state_->reactors->Adopt(std::make_unique<SolveReactor>(
+      state_, context, Admit(*state_, *context)));
   reactor->Start();
   return reactor;
 }
@@ -65,7 +67,11 @@ grpc::ServerUnaryReactor* SolverService::Release(
     v1::ReleaseReply* reply) {
   RequestLog log(state_->metrics, "Release", context);
   log.set_matrix_id(request->id());
-  absl::StatusOr<int64_t> freed = state_->cache->Release(request->id());
+  absl::StatusOr<Caller> caller = Admit(*state_, *context);
+  if (!caller.ok()) return FinishNow(context, log, caller.status());
+  log.set_tenant(caller->tenant);
+  absl::StatusOr<int64_t> freed =
+      state_->cache->Release(caller->Key(request->id()));
   if (freed.ok()) reply->set_bytes_freed(*freed);
   return FinishNow(context, log, freed.status());
 }
@@ -74,7 +80,10 @@ grpc::ServerUnaryReactor* SolverService::ListMatrices(
     grpc::CallbackServerContext* context, const v1::ListMatricesRequest*,
     v1::ListMatricesReply* reply) {
   RequestLog log(state_->metrics, "ListMatrices", context);
-  for (const CacheEntry& entry : state_->cache->List()) {
+  absl::StatusOr<Caller> caller = Admit(*state_, *context);
+  if (!caller.ok()) return FinishNow(context, log, caller.status());
+  log.set_tenant(caller->tenant);
+  for (const CacheEntry& entry : state_->cache->List(caller->tenant)) {
     CacheEntryToProto(entry, reply->add_matrices());
   }
   return FinishNow(context, log, absl::OkStatus());
@@ -84,12 +93,20 @@ grpc::ServerUnaryReactor* SolverService::ServerInfo(
     grpc::CallbackServerContext* context, const v1::ServerInfoRequest*,
     v1::ServerInfoReply* reply) {
   RequestLog log(state_->metrics, "ServerInfo", context);
+  absl::StatusOr<Caller> caller = Admit(*state_, *context);
+  if (!caller.ok()) return FinishNow(context, log, caller.status());
+  log.set_tenant(caller->tenant);
   reply->set_version(FACTORD_VERSION);
   reply->set_backend(state_->backend_name);
   reply->set_device(state_->backend == Backend::kCuda ? "cuda" : "host cpu");
-  reply->set_cache_bytes_used(state_->cache->bytes());
-  reply->set_cache_bytes_budget(state_->cache->budget_bytes());
-  reply->set_cache_entries(state_->cache->entries());
+  // The caller's own use: other tenants' holdings are not its business.
+  // Without authentication the one anonymous tenant holds everything.
+  const int64_t quota = state_->cache->tenant_budget_bytes();
+  reply->set_cache_bytes_used(state_->cache->tenant_bytes(caller->tenant));
+  reply->set_cache_bytes_budget(
+      quota > 0 ? std::min(quota, state_->cache->budget_bytes())
+                : state_->cache->budget_bytes());
+  reply->set_cache_entries(state_->cache->tenant_entries(caller->tenant));
   reply->set_max_n(state_->config.max_n);
   reply->set_max_nnz(state_->config.max_nnz);
   reply->set_max_message_bytes(state_->config.max_message_bytes);

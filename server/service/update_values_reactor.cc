@@ -12,13 +12,23 @@ namespace factord::server {
 
 UpdateValuesReactor::UpdateValuesReactor(const ServiceState* state,
                                          grpc::CallbackServerContext* context,
-                                         v1::MatrixInfo* reply)
+                                         v1::MatrixInfo* reply,
+                                         absl::StatusOr<Caller> caller)
     : state_(state),
       context_(context),
       reply_(reply),
-      log_(state->metrics, "UpdateValues", context) {}
+      log_(state->metrics, "UpdateValues", context),
+      caller_(std::move(caller)) {
+  if (caller_.ok()) log_.set_tenant(caller_->tenant);
+}
 
-void UpdateValuesReactor::Start() { StartRead(&request_); }
+void UpdateValuesReactor::Start() {
+  if (!caller_.ok()) {
+    Reply(caller_.status());
+    return;
+  }
+  StartRead(&request_);
+}
 
 void UpdateValuesReactor::OnReadDone(bool ok) {
   if (ok) {
@@ -52,7 +62,8 @@ absl::Status UpdateValuesReactor::Consume(
           "the first UpdateValues message must name the matrix (id)");
     }
     log_.set_matrix_id(request.id());
-    absl::StatusOr<CacheEntry> entry = state_->cache->Lookup(request.id());
+    absl::StatusOr<CacheEntry> entry =
+        state_->cache->Lookup(caller_->Key(request.id()));
     if (!entry.ok()) {
       state_->metrics->CacheMiss();
       return entry.status();
@@ -103,8 +114,9 @@ absl::Status UpdateValuesReactor::Complete() {
   matrix->row_ptr = old.row_ptr;
   matrix->col_idx = old.col_idx;
   matrix->values = std::move(values_);
-  absl::StatusOr<CacheEntry> updated = state_->cache->ReplaceValues(
-      entry_.id, std::move(matrix), entry_.pattern_hash, bytes_received_);
+  absl::StatusOr<CacheEntry> updated =
+      state_->cache->ReplaceValues(caller_->Key(entry_.id), std::move(matrix),
+                                   entry_.pattern_hash, bytes_received_);
   if (!updated.ok()) return updated.status();
   CacheEntryToProto(*updated, reply_);
   return absl::OkStatus();

@@ -14,6 +14,7 @@
 #include "factord/v1/solver.grpc.pb.h"
 #include "grpcpp/support/server_callback.h"
 #include "server/cache/factor_cache.h"
+#include "server/service/admission.h"
 #include "server/service/request_log.h"
 #include "server/service/service_state.h"
 
@@ -22,10 +23,11 @@ namespace factord::server {
 class UpdateValuesReactor
     : public grpc::ServerReadReactor<v1::UpdateValuesRequest> {
  public:
-  // None of the pointers is owned; all outlive the reactor.
+  // None of the pointers is owned; all outlive the reactor. A refused
+  // `caller` (Admit's error) finishes the RPC at Start.
   UpdateValuesReactor(const ServiceState* state,
                       grpc::CallbackServerContext* context,
-                      v1::MatrixInfo* reply);
+                      v1::MatrixInfo* reply, absl::StatusOr<Caller> caller);
   void Start();  // call once, after the reactor is owned by LiveReactors
 
   void OnReadDone(bool ok) override;
@@ -41,6 +43,7 @@ class UpdateValuesReactor
   grpc::CallbackServerContext* const context_;
   v1::MatrixInfo* const reply_;
   RequestLog log_;
+  absl::StatusOr<Caller> caller_;
 
   // Touched by one read callback at a time, then by the completion job.
   v1::UpdateValuesRequest request_;

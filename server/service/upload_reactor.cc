@@ -10,14 +10,24 @@ namespace factord::server {
 
 UploadReactor::UploadReactor(const ServiceState* state,
                              grpc::CallbackServerContext* context,
-                             v1::MatrixInfo* reply)
+                             v1::MatrixInfo* reply,
+                             absl::StatusOr<Caller> caller)
     : state_(state),
       context_(context),
       reply_(reply),
       log_(state->metrics, "UploadMatrix", context),
-      upload_(&state->config) {}
+      caller_(std::move(caller)),
+      upload_(&state->config) {
+  if (caller_.ok()) log_.set_tenant(caller_->tenant);
+}
 
-void UploadReactor::Start() { StartRead(&request_); }
+void UploadReactor::Start() {
+  if (!caller_.ok()) {
+    Reply(caller_.status());
+    return;
+  }
+  StartRead(&request_);
+}
 
 void UploadReactor::OnReadDone(bool ok) {
   if (ok) {
@@ -54,12 +64,13 @@ absl::Status UploadReactor::Complete() {
   auto matrix = std::make_shared<const CsrMatrix>(*std::move(assembled));
   const uint64_t hash = PatternHash(*matrix);
   CacheEntry shown;
+  shown.tenant = caller_->tenant;
   shown.id = upload_.id();
   shown.matrix = matrix;
   shown.pattern_hash = hash;
   shown.bytes_received = bytes_received_;
-  if (absl::Status s = state_->cache->InsertMatrix(upload_.id(), matrix, hash,
-                                                   bytes_received_);
+  if (absl::Status s = state_->cache->InsertMatrix(
+          caller_->Key(upload_.id()), matrix, hash, bytes_received_);
       !s.ok()) {
     return s;
   }

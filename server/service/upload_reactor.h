@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "grpcpp/support/server_callback.h"
+#include "server/service/admission.h"
 #include "server/service/matrix_upload.h"
 #include "server/service/request_log.h"
 #include "server/service/service_state.h"
@@ -19,9 +20,10 @@ namespace factord::server {
 
 class UploadReactor : public grpc::ServerReadReactor<v1::UploadRequest> {
  public:
-  // None of the pointers is owned; all outlive the reactor.
+  // None of the pointers is owned; all outlive the reactor. A refused
+  // `caller` (Admit's error) finishes the RPC at Start.
   UploadReactor(const ServiceState* state, grpc::CallbackServerContext* context,
-                v1::MatrixInfo* reply);
+                v1::MatrixInfo* reply, absl::StatusOr<Caller> caller);
   void Start();  // call once, after the reactor is owned by LiveReactors
 
   void OnReadDone(bool ok) override;
@@ -36,6 +38,7 @@ class UploadReactor : public grpc::ServerReadReactor<v1::UploadRequest> {
   grpc::CallbackServerContext* const context_;
   v1::MatrixInfo* const reply_;
   RequestLog log_;
+  absl::StatusOr<Caller> caller_;
   // Touched by one read callback at a time, then by the completion job.
   v1::UploadRequest request_;
   MatrixUpload upload_;

@@ -95,6 +95,23 @@ TEST(ArgsTest, MistakesAreInvalidArgument) {
   EXPECT_THAT(Parse({"update", "m.mtx"}).status().message(), HasSubstr("--id"));
 }
 
+TEST(ArgsTest, TlsFlags) {
+  absl::StatusOr<CommandLine> c =
+      Parse({"info", "--tls_ca=ca.pem", "--tls_cert", "c.pem",
+             "--tls_key=c.key", "--token=t"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_FALSE(c->tls);
+  EXPECT_EQ(c->tls_ca, "ca.pem");
+  EXPECT_EQ(c->tls_cert, "c.pem");
+  EXPECT_EQ(c->tls_key, "c.key");
+  EXPECT_EQ(c->token, "t");
+  c = Parse({"list", "--tls"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->tls);
+  EXPECT_TRUE(c->tls_ca.empty());
+  EXPECT_THAT(std::string(Usage()), HasSubstr("--tls_ca=FILE"));
+}
+
 TEST(ArgsTest, HelpNeedsNoCommand) {
   absl::StatusOr<CommandLine> c = Parse({"--help"});
   ASSERT_TRUE(c.ok());

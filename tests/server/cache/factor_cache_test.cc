@@ -60,9 +60,12 @@ FactorCache::Options TestOptions(int64_t budget, FakeClock* clock,
   return o;
 }
 
+// Matrix `id` of the anonymous tenant (authentication off).
+MatrixKey K(std::string id) { return MatrixKey{"", std::move(id)}; }
+
 std::vector<std::string> Ids(const FactorCache& cache) {
   std::vector<std::string> ids;
-  for (const CacheEntry& e : cache.List()) ids.push_back(e.id);
+  for (const CacheEntry& e : cache.List("")) ids.push_back(e.id);
   return ids;
 }
 
@@ -70,8 +73,10 @@ TEST(FactorCache, LookupUnknownIsNotFound) {
   FakeClock clock;
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
-  EXPECT_EQ(cache.Lookup("nope").status().code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(cache.Release("nope").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(cache.Lookup(K("nope")).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(cache.Release(K("nope")).status().code(),
+            absl::StatusCode::kNotFound);
 }
 
 TEST(FactorCache, EvictsLeastRecentlyUsedFirst) {
@@ -79,14 +84,14 @@ TEST(FactorCache, EvictsLeastRecentlyUsedFirst) {
   int64_t evictions = 0;
   FactorCache cache(TestOptions(3000, &clock, &evictions));
   auto m = MatrixOfBytes(1200);  // 1200 + 16 bytes of row pointers
-  ASSERT_TRUE(cache.InsertMatrix("a", m, 1, 0).ok());
-  ASSERT_TRUE(cache.InsertMatrix("b", m, 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("b"), m, 1, 0).ok());
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"b", "a"}));
-  ASSERT_TRUE(cache.Lookup("a").ok());  // a is now the most recent
+  ASSERT_TRUE(cache.Lookup(K("a")).ok());  // a is now the most recent
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"a", "b"}));
-  ASSERT_TRUE(cache.InsertMatrix("c", m, 1, 0).ok());  // evicts b
+  ASSERT_TRUE(cache.InsertMatrix(K("c"), m, 1, 0).ok());  // evicts b
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"c", "a"}));
-  EXPECT_EQ(cache.Lookup("b").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(cache.Lookup(K("b")).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(evictions, 1);
   EXPECT_EQ(cache.entries(), 2);
   EXPECT_EQ(cache.bytes(), 2 * m->bytes());
@@ -96,12 +101,12 @@ TEST(FactorCache, RefusesAnEntryOverTheWholeBudget) {
   FakeClock clock;
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1000, &clock, &evictions));
-  ASSERT_TRUE(cache.InsertMatrix("small", MatrixOfBytes(120), 1, 0).ok());
-  absl::Status s = cache.InsertMatrix("big", MatrixOfBytes(1200), 1, 0);
+  ASSERT_TRUE(cache.InsertMatrix(K("small"), MatrixOfBytes(120), 1, 0).ok());
+  absl::Status s = cache.InsertMatrix(K("big"), MatrixOfBytes(1200), 1, 0);
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_NE(s.message().find("cache_bytes = 1000"), absl::string_view::npos)
       << s;
-  EXPECT_TRUE(cache.Lookup("small").ok());  // nothing was evicted for it
+  EXPECT_TRUE(cache.Lookup(K("small")).ok());  // nothing was evicted for it
   EXPECT_EQ(evictions, 0);
 }
 
@@ -110,48 +115,51 @@ TEST(FactorCache, FactorizationBytesCountAndEvictOthers) {
   int64_t evictions = 0;
   FactorCache cache(TestOptions(10'000, &clock, &evictions));
   auto m = MatrixOfBytes(1200);
-  ASSERT_TRUE(cache.InsertMatrix("old", m, 7, 0).ok());
-  ASSERT_TRUE(cache.InsertMatrix("new", m, 7, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("old"), m, 7, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("new"), m, 7, 0).ok());
   auto analysis = std::make_shared<FakeAnalysis>(500);
   auto factor = std::make_shared<FakeFactorization>(6000);
   absl::StatusOr<CacheEntry> stored = cache.StoreFactorization(
-      "new", 7, 0, analysis, factor, Method::kLu, true);
+      K("new"), 7, 0, analysis, factor, Method::kLu, true);
   ASSERT_TRUE(stored.ok()) << stored.status();
   EXPECT_FALSE(stored->stale);
   EXPECT_EQ(stored->bytes(), m->bytes() + 500 + 6000);
-  EXPECT_TRUE(cache.Lookup("old").ok());
+  EXPECT_TRUE(cache.Lookup(K("old")).ok());
   // A second factorization that no longer fits beside "old" evicts it.
   auto bigger = std::make_shared<FakeFactorization>(8000);
-  ASSERT_TRUE(
-      cache.StoreFactorization("new", 7, 0, analysis, bigger, Method::kLu, true)
-          .ok());
-  EXPECT_EQ(cache.Lookup("old").status().code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE(cache
+                  .StoreFactorization(K("new"), 7, 0, analysis, bigger,
+                                      Method::kLu, true)
+                  .ok());
+  EXPECT_EQ(cache.Lookup(K("old")).status().code(),
+            absl::StatusCode::kNotFound);
   EXPECT_EQ(cache.bytes(), m->bytes() + 500 + 8000);
   // And one that cannot fit at all is refused, keeping what was there.
   auto huge = std::make_shared<FakeFactorization>(20'000);
   EXPECT_EQ(
-      cache.StoreFactorization("new", 7, 0, analysis, huge, Method::kLu, true)
+      cache
+          .StoreFactorization(K("new"), 7, 0, analysis, huge, Method::kLu, true)
           .status()
           .code(),
       absl::StatusCode::kResourceExhausted);
-  EXPECT_EQ(cache.Lookup("new")->factorization, bigger);
+  EXPECT_EQ(cache.Lookup(K("new"))->factorization, bigger);
 }
 
 TEST(FactorCache, InUseEntrySurvivesEviction) {
   FakeClock clock;
   int64_t evictions = 0;
   FactorCache cache(TestOptions(2000, &clock, &evictions));
-  ASSERT_TRUE(cache.InsertMatrix("a", MatrixOfBytes(1200), 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), MatrixOfBytes(1200), 1, 0).ok());
   auto factor = std::make_shared<FakeFactorization>(100);
   ASSERT_TRUE(
-      cache.StoreFactorization("a", 1, 0, nullptr, factor, Method::kLu, true)
+      cache.StoreFactorization(K("a"), 1, 0, nullptr, factor, Method::kLu, true)
           .ok());
-  absl::StatusOr<CacheEntry> in_use = cache.Lookup("a");  // a solve holds it
+  absl::StatusOr<CacheEntry> in_use = cache.Lookup(K("a"));  // a solve holds it
   ASSERT_TRUE(in_use.ok());
   std::weak_ptr<const Factorization> weak = in_use->factorization;
   factor.reset();
-  ASSERT_TRUE(cache.InsertMatrix("b", MatrixOfBytes(1200), 2, 0).ok());
-  EXPECT_EQ(cache.Lookup("a").status().code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE(cache.InsertMatrix(K("b"), MatrixOfBytes(1200), 2, 0).ok());
+  EXPECT_EQ(cache.Lookup(K("a")).status().code(), absl::StatusCode::kNotFound);
   // The snapshot still works: matrix and factorization are alive.
   EXPECT_FALSE(weak.expired());
   EXPECT_EQ(in_use->matrix->nnz(), 100);
@@ -164,31 +172,33 @@ TEST(FactorCache, ReplaceValuesMarksStaleAndChecksPattern) {
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
   auto m = MatrixOfBytes(120);
-  ASSERT_TRUE(cache.InsertMatrix("a", m, 42, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 42, 0).ok());
   auto factor = std::make_shared<FakeFactorization>(10);
   ASSERT_TRUE(
-      cache.StoreFactorization("a", 42, 0, nullptr, factor, Method::kLu, true)
+      cache
+          .StoreFactorization(K("a"), 42, 0, nullptr, factor, Method::kLu, true)
           .ok());
-  EXPECT_FALSE(cache.Lookup("a")->stale);
-  absl::StatusOr<CacheEntry> updated = cache.ReplaceValues("a", m, 42, 99);
+  EXPECT_FALSE(cache.Lookup(K("a"))->stale);
+  absl::StatusOr<CacheEntry> updated = cache.ReplaceValues(K("a"), m, 42, 99);
   ASSERT_TRUE(updated.ok());
   EXPECT_TRUE(updated->stale);
   EXPECT_EQ(updated->values_version, 1u);
   EXPECT_EQ(updated->bytes_received, 99);
-  EXPECT_EQ(cache.ReplaceValues("a", m, 43, 0).status().code(),
+  EXPECT_EQ(cache.ReplaceValues(K("a"), m, 43, 0).status().code(),
             absl::StatusCode::kFailedPrecondition);
   // A factorization computed from version 0 lands stale.
-  absl::StatusOr<CacheEntry> late =
-      cache.StoreFactorization("a", 42, 0, nullptr, factor, Method::kLu, true);
+  absl::StatusOr<CacheEntry> late = cache.StoreFactorization(
+      K("a"), 42, 0, nullptr, factor, Method::kLu, true);
   ASSERT_TRUE(late.ok());
   EXPECT_TRUE(late->stale);
   EXPECT_EQ(
-      cache.StoreFactorization("a", 41, 1, nullptr, factor, Method::kLu, true)
+      cache
+          .StoreFactorization(K("a"), 41, 1, nullptr, factor, Method::kLu, true)
           .status()
           .code(),
       absl::StatusCode::kFailedPrecondition);  // another pattern
-  absl::StatusOr<CacheEntry> fresh =
-      cache.StoreFactorization("a", 42, 1, nullptr, factor, Method::kLu, true);
+  absl::StatusOr<CacheEntry> fresh = cache.StoreFactorization(
+      K("a"), 42, 1, nullptr, factor, Method::kLu, true);
   EXPECT_FALSE(fresh->stale);
 }
 
@@ -197,19 +207,19 @@ TEST(FactorCache, ReuploadOfSamePatternKeepsAnalysis) {
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
   auto m = MatrixOfBytes(120);
-  ASSERT_TRUE(cache.InsertMatrix("a", m, 5, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 5, 0).ok());
   auto analysis = std::make_shared<FakeAnalysis>(10);
   ASSERT_TRUE(cache
-                  .StoreFactorization("a", 5, 0, analysis,
+                  .StoreFactorization(K("a"), 5, 0, analysis,
                                       std::make_shared<FakeFactorization>(10),
                                       Method::kLu, true)
                   .ok());
-  ASSERT_TRUE(cache.InsertMatrix("a", m, 5, 0).ok());
-  absl::StatusOr<CacheEntry> e = cache.Lookup("a");
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 5, 0).ok());
+  absl::StatusOr<CacheEntry> e = cache.Lookup(K("a"));
   EXPECT_EQ(e->analysis, analysis);
   EXPECT_EQ(e->factorization, nullptr);
-  ASSERT_TRUE(cache.InsertMatrix("a", m, 6, 0).ok());  // another pattern
-  EXPECT_EQ(cache.Lookup("a")->analysis, nullptr);
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 6, 0).ok());  // another pattern
+  EXPECT_EQ(cache.Lookup(K("a"))->analysis, nullptr);
   EXPECT_EQ(cache.bytes(), m->bytes());
 }
 
@@ -218,14 +228,14 @@ TEST(FactorCache, IdleTtlSweepsOnlyStaleEntries) {
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
   auto m = MatrixOfBytes(120);
-  ASSERT_TRUE(cache.InsertMatrix("old", m, 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("old"), m, 1, 0).ok());
   clock.now += absl::Minutes(6);
-  ASSERT_TRUE(cache.InsertMatrix("young", m, 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix(K("young"), m, 1, 0).ok());
   clock.now += absl::Minutes(5);  // old idle 11 min, young 5 min
   EXPECT_EQ(cache.SweepIdle(), 1);
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"young"}));
   EXPECT_EQ(evictions, 1);
-  ASSERT_TRUE(cache.Lookup("young").ok());  // use refreshes the clock
+  ASSERT_TRUE(cache.Lookup(K("young")).ok());  // use refreshes the clock
   clock.now += absl::Minutes(9);
   EXPECT_EQ(cache.SweepIdle(), 0);
   clock.now += absl::Minutes(2);
@@ -239,12 +249,101 @@ TEST(FactorCache, ReleaseReturnsBytesAndDoesNotCountAsEviction) {
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
   auto m = MatrixOfBytes(120);
-  ASSERT_TRUE(cache.InsertMatrix("a", m, 1, 0).ok());
-  absl::StatusOr<int64_t> freed = cache.Release("a");
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 1, 0).ok());
+  absl::StatusOr<int64_t> freed = cache.Release(K("a"));
   ASSERT_TRUE(freed.ok());
   EXPECT_EQ(*freed, m->bytes());
   EXPECT_EQ(cache.bytes(), 0);
   EXPECT_EQ(evictions, 0);
+}
+
+TEST(FactorCache, TenantsSeeOnlyTheirOwnEntries) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache cache(TestOptions(1 << 20, &clock, &evictions));
+  auto small = MatrixOfBytes(120);
+  auto large = MatrixOfBytes(240);
+  const MatrixKey a{"alice", "m"}, b{"bob", "m"};
+  ASSERT_TRUE(cache.InsertMatrix(a, small, 1, 0).ok());
+  // The same ID in another tenant is another matrix.
+  ASSERT_TRUE(cache.InsertMatrix(b, large, 2, 0).ok());
+  EXPECT_EQ(cache.Lookup(a)->matrix, small);
+  EXPECT_EQ(cache.Lookup(b)->matrix, large);
+  EXPECT_EQ(cache.Lookup(b)->tenant, "bob");
+  EXPECT_EQ(cache.entries(), 2);
+  EXPECT_EQ(cache.tenant_bytes("alice"), small->bytes());
+  EXPECT_EQ(cache.tenant_entries("bob"), 1);
+  ASSERT_EQ(cache.List("alice").size(), 1u);
+  EXPECT_EQ(cache.List("alice")[0].matrix, small);
+  EXPECT_TRUE(cache.List("").empty());
+
+  // Another tenant's ID answers exactly as an ID nobody holds.
+  const MatrixKey carol_m{"carol", "m"}, carol_none{"carol", "none"};
+  const absl::Status theirs = cache.Lookup(carol_m).status();
+  const absl::Status nobodys = cache.Lookup(carol_none).status();
+  EXPECT_EQ(theirs.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(std::string(theirs.message()),
+            "matrix 'm' is unknown or was evicted");
+  EXPECT_EQ(cache.Release(carol_m).status(), theirs);
+  EXPECT_EQ(cache.ReplaceValues(carol_m, small, 1, 0).status(), theirs);
+  EXPECT_EQ(cache
+                .StoreFactorization(carol_m, 1, 0, nullptr, nullptr,
+                                    Method::kLu, true)
+                .status()
+                .code(),
+            absl::StatusCode::kNotFound);
+
+  ASSERT_TRUE(cache.Release(a).ok());
+  EXPECT_TRUE(cache.Lookup(b).ok());  // bob's "m" is untouched
+  EXPECT_EQ(cache.tenant_bytes("alice"), 0);
+  EXPECT_EQ(cache.bytes(), large->bytes());
+}
+
+TEST(FactorCache, TenantQuotaRefusesAndNamesTheLimitAndTheUse) {
+  FakeClock clock;
+  int64_t evictions = 0;
+  FactorCache::Options options = TestOptions(1 << 20, &clock, &evictions);
+  options.tenant_budget_bytes = 3000;
+  FactorCache cache(std::move(options));
+  auto m = MatrixOfBytes(1200);  // 1216 bytes
+  ASSERT_TRUE(cache.InsertMatrix({"t", "a"}, m, 1, 0).ok());
+  ASSERT_TRUE(cache.InsertMatrix({"t", "b"}, m, 1, 0).ok());
+  absl::Status s = cache.InsertMatrix({"t", "c"}, m, 1, 0);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(s.message().find("tenant_cache_bytes = 3000"),
+            absl::string_view::npos)
+      << s;
+  EXPECT_NE(s.message().find("tenant 't' holds 2432 bytes"),
+            absl::string_view::npos)
+      << s;
+  EXPECT_EQ(evictions, 0);  // a quota refusal evicts nothing
+  EXPECT_EQ(cache.entries(), 2);
+  // Another tenant has a quota of its own.
+  EXPECT_TRUE(cache.InsertMatrix({"u", "c"}, m, 1, 0).ok());
+  // Re-uploading an entry counts only the difference, and keeps the old
+  // entry when refused.
+  EXPECT_TRUE(cache.InsertMatrix({"t", "a"}, m, 1, 0).ok());
+  EXPECT_EQ(cache.InsertMatrix({"t", "a"}, MatrixOfBytes(2400), 1, 0).code(),
+            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(cache.Lookup({"t", "a"})->matrix, m);
+  // A factorization over the quota is refused; the matrix stays.
+  auto factor = std::make_shared<FakeFactorization>(1000);
+  EXPECT_EQ(cache
+                .StoreFactorization({"t", "a"}, 1, 0, nullptr, factor,
+                                    Method::kLu, true)
+                .status()
+                .code(),
+            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(cache.Lookup({"t", "a"})->factorization, nullptr);
+  // Releasing makes room again.
+  ASSERT_TRUE(cache.Release({"t", "b"}).ok());
+  EXPECT_TRUE(cache
+                  .StoreFactorization({"t", "a"}, 1, 0, nullptr, factor,
+                                      Method::kLu, true)
+                  .ok());
+  EXPECT_EQ(cache.tenant_bytes("t"), m->bytes() + 1000);
+  EXPECT_TRUE(cache.CheckTenantQuota("t", 3000 - m->bytes() - 1000, "x").ok());
+  EXPECT_FALSE(cache.CheckTenantQuota("t", 3001 - m->bytes() - 1000, "x").ok());
 }
 
 }  // namespace
