@@ -40,21 +40,18 @@ kernels::DenseLdltParams PivotParams(const FactorOptions& options,
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
-    const CsrMatrix& a, std::shared_ptr<const BlockIldltStructure> structure,
-    const FactorOptions& options, const ExecContext& ctx) {
-  if (structure == nullptr || a.rows != structure->n ||
-      a.nnz() != static_cast<int64_t>(structure->gather.size()) ||
+absl::Status ScatterScaledBlocks(const CsrMatrix& a,
+                                 const BlockIldltStructure& s,
+                                 const FactorOptions& options,
+                                 std::vector<double>* scaling,
+                                 std::vector<double>* values_out) {
+  if (a.rows != s.n || a.nnz() != static_cast<int64_t>(s.gather.size()) ||
       static_cast<int64_t>(a.values.size()) != a.nnz()) {
     return absl::InvalidArgumentError(
         "the matrix does not have the pattern the block_ildlt structure was "
         "built for");
   }
-  const BlockIldltStructure& s = *structure;
   const int64_t n = s.n, nb = s.num_blocks();
-  std::unique_ptr<BlockIldltFactor> f(new BlockIldltFactor());
-  f->structure_ = structure;
-
   // IPM shifts on the stored values (and on diagonals outside the pattern).
   auto shift_of = [&](int64_t i) {
     return i < options.shift_count ? options.shift_first : options.shift_rest;
@@ -74,12 +71,12 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
       return absl::InvalidArgumentError("the matrix has a non-finite value");
     }
   }
-  f->scaling_ = options.scaling == Scaling::kNone ? std::vector<double>(n, 1.0)
-                                                  : RuizScaling(a, stored);
-  const std::vector<double>& sc = f->scaling_;
+  *scaling = options.scaling == Scaling::kNone ? std::vector<double>(n, 1.0)
+                                               : RuizScaling(a, stored);
+  const std::vector<double>& sc = *scaling;
 
   // Scatter S A S into the dense blocks.
-  std::vector<double>& values = f->values_;
+  std::vector<double>& values = *values_out;
   values.assign(s.value_ptr.back(), 0.0);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
@@ -100,6 +97,30 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
       }
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
+    const CsrMatrix& a, std::shared_ptr<const BlockIldltStructure> structure,
+    const FactorOptions& options, const ExecContext& ctx) {
+  if (structure == nullptr || a.rows != structure->n ||
+      a.nnz() != static_cast<int64_t>(structure->gather.size()) ||
+      static_cast<int64_t>(a.values.size()) != a.nnz()) {
+    return absl::InvalidArgumentError(
+        "the matrix does not have the pattern the block_ildlt structure was "
+        "built for");
+  }
+  const BlockIldltStructure& s = *structure;
+  const int64_t n = s.n, nb = s.num_blocks();
+  std::unique_ptr<BlockIldltFactor> f(new BlockIldltFactor());
+  f->structure_ = structure;
+
+  if (absl::Status st =
+          ScatterScaledBlocks(a, s, options, &f->scaling_, &f->values_);
+      !st.ok()) {
+    return st;
+  }
+  std::vector<double>& values = f->values_;
   double max_abs = 0;
   for (double v : values) max_abs = std::max(max_abs, std::abs(v));
   f->stats_.max_abs = max_abs;

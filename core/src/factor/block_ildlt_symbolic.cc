@@ -97,17 +97,50 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
     return absl::InvalidArgumentError(
         absl::StrCat("fill_level ", options.fill_level, " is negative"));
   }
-  BlockIldltStructure s;
-  const int64_t n = a.rows;
-  s.n = n;
   auto perm = ComputeOrdering(a, options.ordering);
   if (!perm.ok()) return perm.status();
-  s.perm = *std::move(perm);
   CosineBlockingOptions blocking;
   blocking.max_block_size = options.max_block_size;
-  auto block_ptr = CosineBlocking(a, s.perm, blocking);
+  auto block_ptr = CosineBlocking(a, *perm, blocking);
   if (!block_ptr.ok()) return block_ptr.status();
-  s.block_ptr = *std::move(block_ptr);
+  return BuildBlockIldltStructureFromBlocks(a, options, *std::move(perm),
+                                            *std::move(block_ptr));
+}
+
+absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
+    const CsrMatrix& a, const FactorOptions& options, std::vector<int32_t> perm,
+    std::vector<int32_t> block_ptr) {
+  if (!IsSymmetric(a.structure) || a.rows != a.cols) {
+    return absl::InvalidArgumentError(
+        "block_ildlt needs a square symmetric (lower-stored) matrix");
+  }
+  if (options.fill_level < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fill_level ", options.fill_level, " is negative"));
+  }
+  const int64_t n = a.rows;
+  if (static_cast<int64_t>(perm.size()) != n || block_ptr.empty() ||
+      block_ptr.front() != 0 || block_ptr.back() != n) {
+    return absl::InvalidArgumentError(
+        "the ordering or the blocking does not cover the matrix");
+  }
+  std::vector<uint8_t> seen(n, 0);
+  for (int32_t i : perm) {
+    if (i < 0 || i >= n || seen[i]++) {
+      return absl::InvalidArgumentError("the ordering is not a permutation");
+    }
+  }
+  for (size_t b = 0; b + 1 < block_ptr.size(); ++b) {
+    const int32_t size = block_ptr[b + 1] - block_ptr[b];
+    if (size < 1 || size > 32) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("block ", b, " has size ", size, " outside 1..32"));
+    }
+  }
+  BlockIldltStructure s;
+  s.n = n;
+  s.perm = std::move(perm);
+  s.block_ptr = std::move(block_ptr);
   const int64_t nb = s.num_blocks();
 
   std::vector<int32_t> inverse(n), block_of(n);

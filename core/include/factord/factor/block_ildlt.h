@@ -81,6 +81,27 @@ struct BlockIldltStructure {
 absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
     const CsrMatrix& a, const FactorOptions& options);
 
+// The same with the ordering and the blocking given (options.ordering and
+// max_block_size are not used): perm has n entries (perm[k] = original index
+// at position k), block_ptr is ascending from 0 to n with blocks of 1..32
+// (e.g. the regular grid of S2 §III). InvalidArgument otherwise.
+absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
+    const CsrMatrix& a, const FactorOptions& options, std::vector<int32_t> perm,
+    std::vector<int32_t> block_ptr);
+
+// The scaled, shifted matrix S (A + shifts) S of a factorization scattered
+// into the dense blocks of `s` (the diagonal blocks hold both triangles; fill
+// blocks are zero): `values` gets s.value_ptr.back() entries, `scaling` the
+// Ruiz (or unit, with Scaling::kNone) scaling by original index (n). `a` must
+// have the pattern `s` was built for. InvalidArgument on a mismatch or a
+// non-finite value. Shared by block_ildlt and jacobi_ldlt (S2 Alg. 2 starts
+// from these blocks).
+absl::Status ScatterScaledBlocks(const CsrMatrix& a,
+                                 const BlockIldltStructure& s,
+                                 const FactorOptions& options,
+                                 std::vector<double>* scaling,
+                                 std::vector<double>* values);
+
 struct BlockIldltStats {
   int64_t perturbed_pivots = 0;
   int64_t two_by_two_pivots = 0;
@@ -109,6 +130,27 @@ class BlockIldltFactor final : public Preconditioner {
 
   const BlockIldltStats& stats() const { return stats_; }
   int64_t bytes() const;
+
+  // A factor computed elsewhere in this class's layout (jacobi_ldlt, S2
+  // Alg. 2): scaling (n), values (value_ptr.back(), every block kept),
+  // pivot_order, pivot_size, d_diag, d_off (n each), as documented below.
+  static std::unique_ptr<BlockIldltFactor> FromParts(
+      std::shared_ptr<const BlockIldltStructure> structure,
+      std::vector<double> scaling, std::vector<double> values,
+      std::vector<int32_t> pivot_order, std::vector<int8_t> pivot_size,
+      std::vector<double> d_diag, std::vector<double> d_off,
+      BlockIldltStats stats);
+
+  // Read-only views of the factor (jacobi_ldlt measures block_ildlt's
+  // reconstruction error with them); valid while the factor lives.
+  const BlockIldltStructure& structure() const { return *structure_; }
+  std::span<const double> scaling() const { return scaling_; }
+  std::span<const double> block_values() const { return values_; }
+  std::span<const uint8_t> kept() const { return kept_; }
+  std::span<const int32_t> pivot_order() const { return pivot_order_; }
+  std::span<const int8_t> pivot_size() const { return pivot_size_; }
+  std::span<const double> d_diag() const { return d_diag_; }
+  std::span<const double> d_off() const { return d_off_; }
 
  private:
   BlockIldltFactor() = default;

@@ -1,0 +1,39 @@
+// Threaded batched dense factorizations (S2 §IV): fixed chunks of blocks on
+// the TBB arena of ctx.threads (kernels/cpu/common/parallel.h); each block is
+// computed by the same routine as in the reference, so the results are
+// identical. Also the backend dispatch of FactorDenseBatch.
+#include "kernels/dense/batched_dense_kernels.h"
+
+#include <algorithm>
+
+#include "kernels/cpu/common/parallel.h"
+#include "kernels/dense/dense_block_factor.h"
+
+namespace factord::kernels {
+namespace cpu {
+
+constexpr int64_t kBlocksPerChunk = 32;
+
+void FactorDenseBatch(const ExecContext& ctx, const DenseBatchParams& params,
+                      const DenseBatch& batch) {
+  const int64_t num_blocks = batch.num_blocks();
+  ForEachChunk(ctx, ChunkCount(num_blocks, kBlocksPerChunk), [&](int64_t c) {
+    const int64_t end = std::min(num_blocks, (c + 1) * kBlocksPerChunk);
+    for (int64_t b = c * kBlocksPerChunk; b < end; ++b) {
+      FactorDenseBlock(params, batch, b);
+    }
+  });
+}
+
+}  // namespace cpu
+
+void FactorDenseBatch(const ExecContext& ctx, const DenseBatchParams& params,
+                      const DenseBatch& batch) {
+  if (ctx.backend == Backend::kReference) {
+    reference::FactorDenseBatch(ctx, params, batch);
+  } else {
+    cpu::FactorDenseBatch(ctx, params, batch);
+  }
+}
+
+}  // namespace factord::kernels
