@@ -15,6 +15,31 @@
 #include <random>
 #include <vector>
 
+// Sanitizers keep per-thread state (ASan the stack bounds and fake stack,
+// TSan the shadow call stack and vector clock) and must be told about every
+// ucontext switch, else they report errors that are not there.
+#if defined(__SANITIZE_ADDRESS__)
+#define FACTORD_EMULATION_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FACTORD_EMULATION_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FACTORD_EMULATION_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FACTORD_EMULATION_TSAN 1
+#endif
+#endif
+#ifdef FACTORD_EMULATION_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef FACTORD_EMULATION_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace factord::emulation {
 namespace internal {
 thread_local ThreadCoordinates* current_coordinates = nullptr;
@@ -78,9 +103,21 @@ class FiberStack {
   size_t page_ = 0;
 };
 
+// The sanitizers' view of one fiber (empty without sanitizers).
+struct SanitizerFiber {
+  void* asan_fake_stack = nullptr;
+  void* tsan_fiber = nullptr;
+#ifdef FACTORD_EMULATION_TSAN
+  ~SanitizerFiber() {
+    if (tsan_fiber != nullptr) __tsan_destroy_fiber(tsan_fiber);
+  }
+#endif
+};
+
 struct Fiber {
   ucontext_t context;
   FiberStack stack;
+  SanitizerFiber sanitizer;
   ThreadCoordinates coordinates;
   int index = 0;
   int warp = 0;
@@ -124,8 +161,17 @@ class Emulator {
   void RunBlock(uint3 block_idx, dim3 grid, dim3 block);
   void SwitchToScheduler() {
     Fiber* self = current_;
+    BeforeLeaveFiber(self);
     swapcontext(&self->context, &scheduler_);
+    AfterResumeFiber(self);
   }
+  // Sanitizer annotations around the switches (no-ops without sanitizers).
+  void PrepareFiberStack(Fiber* fiber);
+  void BeforeEnterFiber(Fiber* fiber);
+  void AfterReturnToScheduler();
+  void BeforeLeaveFiber(Fiber* self);
+  void AfterResumeFiber(Fiber* self);
+  void OnFiberStart();
   void MakeRunnable(Fiber* fiber) {
     fiber->state = FiberState::kRunnable;
     runnable_.push_back(fiber->index);
@@ -148,6 +194,11 @@ class Emulator {
   int live_ = 0;
   int barrier_arrived_ = 0;
   bool failed_ = false;
+  // The scheduler's (OS thread's) stack as ASan knows it, and its fibers.
+  const void* scheduler_stack_bottom_ = nullptr;
+  size_t scheduler_stack_size_ = 0;
+  void* scheduler_fake_stack_ = nullptr;
+  void* tsan_scheduler_ = nullptr;
 };
 
 Emulator& TheEmulator() {
@@ -155,8 +206,72 @@ Emulator& TheEmulator() {
   return emulator;
 }
 
+void Emulator::PrepareFiberStack([[maybe_unused]] Fiber* fiber) {
+#ifdef FACTORD_EMULATION_ASAN
+  // A fiber abandoned by a failed launch leaves its frames' redzones
+  // poisoned; the next thread on this stack starts clean.
+  ASAN_UNPOISON_MEMORY_REGION(fiber->stack.usable(), kFiberStackBytes);
+  fiber->sanitizer.asan_fake_stack = nullptr;
+#endif
+#ifdef FACTORD_EMULATION_TSAN
+  // A fresh TSan fiber per thread run: an abandoned or finished one keeps
+  // FiberEntry on its shadow call stack, which would grow with every reuse.
+  if (fiber->sanitizer.tsan_fiber != nullptr) {
+    __tsan_destroy_fiber(fiber->sanitizer.tsan_fiber);
+  }
+  fiber->sanitizer.tsan_fiber = __tsan_create_fiber(0);
+  tsan_scheduler_ = __tsan_get_current_fiber();
+#endif
+}
+
+void Emulator::BeforeEnterFiber([[maybe_unused]] Fiber* fiber) {
+#ifdef FACTORD_EMULATION_ASAN
+  __sanitizer_start_switch_fiber(&scheduler_fake_stack_, fiber->stack.usable(),
+                                 kFiberStackBytes);
+#endif
+#ifdef FACTORD_EMULATION_TSAN
+  __tsan_switch_to_fiber(fiber->sanitizer.tsan_fiber, 0);
+#endif
+}
+
+void Emulator::AfterReturnToScheduler() {
+#ifdef FACTORD_EMULATION_ASAN
+  __sanitizer_finish_switch_fiber(scheduler_fake_stack_, nullptr, nullptr);
+#endif
+}
+
+void Emulator::BeforeLeaveFiber([[maybe_unused]] Fiber* self) {
+#ifdef FACTORD_EMULATION_ASAN
+  // A finished or abandoned fiber is never resumed: nullptr lets ASan free
+  // its fake stack.
+  __sanitizer_start_switch_fiber(
+      self->state == FiberState::kDone ? nullptr
+                                       : &self->sanitizer.asan_fake_stack,
+      scheduler_stack_bottom_, scheduler_stack_size_);
+#endif
+#ifdef FACTORD_EMULATION_TSAN
+  __tsan_switch_to_fiber(tsan_scheduler_, 0);
+#endif
+}
+
+void Emulator::AfterResumeFiber([[maybe_unused]] Fiber* self) {
+#ifdef FACTORD_EMULATION_ASAN
+  __sanitizer_finish_switch_fiber(self->sanitizer.asan_fake_stack, nullptr,
+                                  nullptr);
+#endif
+}
+
+void Emulator::OnFiberStart() {
+#ifdef FACTORD_EMULATION_ASAN
+  // The stack this fiber was entered from is the scheduler's.
+  __sanitizer_finish_switch_fiber(nullptr, &scheduler_stack_bottom_,
+                                  &scheduler_stack_size_);
+#endif
+}
+
 void Emulator::FiberEntry() {
   Emulator& e = TheEmulator();
+  e.OnFiberStart();
   (*e.body_)();
   e.OnThreadExit();
   e.SwitchToScheduler();  // a finished fiber is never resumed
@@ -249,6 +364,7 @@ void Emulator::RunBlock(uint3 block_idx, dim3 grid, dim3 block) {
     f.coordinates.block_dim = block;
     f.coordinates.grid_dim = grid;
     warps_[f.warp].existing |= 1u << f.lane;
+    PrepareFiberStack(&f);
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = f.stack.usable();
     f.context.uc_stack.ss_size = kFiberStackBytes;
@@ -266,7 +382,9 @@ void Emulator::RunBlock(uint3 block_idx, dim3 grid, dim3 block) {
     current_ = next;
     internal::current_coordinates = &next->coordinates;
     ++stats.fiber_switches;
+    BeforeEnterFiber(next);
     swapcontext(&scheduler_, &next->context);
+    AfterReturnToScheduler();
   }
   current_ = nullptr;
   internal::current_coordinates = nullptr;

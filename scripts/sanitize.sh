@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds factord with sanitizers into its own build directory and runs tests
+# under them; any sanitizer report fails the run (halt_on_error, and
+# -fno-sanitize-recover=all at compile time).
+#   asan: AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) on
+#         the ctest suite except the deploy label (those tests check YAML and
+#         shell tooling, not our C++).
+#   tsan: ThreadSanitizer on the core tests and the server's cache and
+#         worker-pool tests, and on the emulated CUDA kernels (fibers are
+#         annotated in tests/emulation/cuda_emulation.cc).
+# Usage: scripts/sanitize.sh asan|tsan [extra ctest / gtest arguments]
+# Env: SANITIZE_BUILD_DIR (build-asan / build-tsan), SANITIZE_JOBS (nproc).
+set -euo pipefail
+mode=${1:?usage: scripts/sanitize.sh asan|tsan}
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${SANITIZE_JOBS:-$(nproc)}
+supp="$root/tests/sanitizers"
+case $mode in
+  asan) sanitizers=address,undefined ;;
+  tsan) sanitizers=thread ;;
+  *) echo "unknown mode '$mode' (asan or tsan)" >&2; exit 2 ;;
+esac
+build=${SANITIZE_BUILD_DIR:-$root/build-$mode}
+phase_start=$SECONDS
+phase() {
+  echo "sanitize $mode: $1 in $((SECONDS - phase_start)) s"
+  phase_start=$SECONDS
+}
+
+# Reports abort the process (non-zero exit) instead of continuing. Set
+# before the build: gtest_discover_tests runs the test binaries then.
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp:print_suppressions=0"
+
+"$root/scripts/install_deps.sh"
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DFACTORD_SANITIZE="$sanitizers" -DFACTORD_CUDA=OFF \
+    -DFACTORD_BUILD_BENCHMARKS=OFF
+fi
+if [[ $mode == asan ]]; then
+  # Everything ctest runs: the test executables, factord, factorctl and
+  # factord-load (benchmarks are off).
+  cmake --build "$build" -j "$jobs"
+else
+  cmake --build "$build" -j "$jobs" --target core_tests service_tests \
+    emulation_tests
+fi
+phase build
+
+if [[ $mode == asan ]]; then
+  (cd "$build" &&
+    ctest --output-on-failure -j "$jobs" --timeout 900 -LE deploy "$@")
+  phase "ctest (all but -L deploy)"
+else
+  # The two bounded thread pools make the races (if any) reproducible on a
+  # 2-core machine; TBB and OpenBLAS are uninstrumented (tsan.supp says how
+  # they are handled).
+  "$build/tests/core_tests" --gtest_brief=1 "$@"
+  phase core_tests
+  "$build/tests/service_tests" --gtest_brief=1 \
+    --gtest_filter='FactorCache*:AnalysisCache*:WorkerPool*' "$@"
+  phase "cache and worker-pool tests"
+  "$build/tests/emulation/emulation_tests" --gtest_brief=1 "$@"
+  phase emulation_tests
+fi
+echo "sanitize $mode: PASS"
