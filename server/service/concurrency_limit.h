@@ -52,11 +52,16 @@ class RequestSlot {
   RequestSlot& operator=(const RequestSlot&) = delete;
   ~RequestSlot() { Reset(); }
 
- private:
+  // Gives the slot back now (idempotent). Handlers call it just before they
+  // send the final status: a client that sends its next request as soon as
+  // it has the answer must find the slot free, not still held until the
+  // reactor is destroyed.
   void Reset() {
     if (limit_ != nullptr) limit_->Release();
     limit_ = nullptr;
   }
+
+ private:
   ConcurrencyLimit* limit_ = nullptr;
 };
 

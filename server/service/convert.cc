@@ -140,6 +140,7 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
           absl::StrCat("= ", in.max_block_size(), " is outside 1..32"));
     }
     out.max_block_size = in.max_block_size();
+    out.trisolve_block_size = in.max_block_size();  // ic/ilu block_jacobi
   }
   if (in.has_fill_level()) {
     if (in.fill_level() < -1) {

@@ -57,6 +57,7 @@ absl::Status FactorizeReactor::Run() {
 
 void FactorizeReactor::Reply(const absl::Status& status) {
   grpc::Status out = ToGrpcStatus(status);
+  if (caller_.ok()) caller_->slot.Reset();  // free before the reply
   log_.Finish(out);
   Finish(std::move(out));
 }

@@ -314,6 +314,7 @@ void SolveReactor::Perform(Step step) {
   if (step.write != nullptr) StartWrite(step.write);
   if (step.finish) {
     grpc::Status status = ToGrpcStatus(step.status);
+    if (caller_.ok()) caller_->slot.Reset();  // free before the reply
     log_.Finish(status);
     Finish(std::move(status));
   }

@@ -83,8 +83,8 @@ class SolveReactor
   grpc::CallbackServerContext* const context_;
   Cancellation cancellation_;
   RequestLog log_;
-  const absl::StatusOr<Caller> caller_;
-  const int64_t reply_chunk_;  // doubles per reply message
+  absl::StatusOr<Caller> caller_;  // its slot is freed before the reply
+  const int64_t reply_chunk_;      // doubles per reply message
 
   absl::Mutex mu_;
   v1::SolveRequest request_;  // the read buffer (one read in flight)

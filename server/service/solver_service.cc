@@ -73,6 +73,7 @@ grpc::ServerUnaryReactor* SolverService::Release(
   absl::StatusOr<int64_t> freed =
       state_->cache->Release(caller->Key(request->id()));
   if (freed.ok()) reply->set_bytes_freed(*freed);
+  caller->slot.Reset();
   return FinishNow(context, log, freed.status());
 }
 
@@ -86,6 +87,7 @@ grpc::ServerUnaryReactor* SolverService::ListMatrices(
   for (const CacheEntry& entry : state_->cache->List(caller->tenant)) {
     CacheEntryToProto(entry, reply->add_matrices());
   }
+  caller->slot.Reset();
   return FinishNow(context, log, absl::OkStatus());
 }
 
@@ -118,6 +120,7 @@ grpc::ServerUnaryReactor* SolverService::ServerInfo(
         Method::kIlu, Method::kLu}) {
     reply->add_methods(std::string(MethodName(m)));
   }
+  caller->slot.Reset();
   return FinishNow(context, log, absl::OkStatus());
 }
 

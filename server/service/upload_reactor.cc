@@ -80,6 +80,7 @@ absl::Status UploadReactor::Complete() {
 
 void UploadReactor::Reply(const absl::Status& status) {
   grpc::Status out = ToGrpcStatus(status);
+  if (caller_.ok()) caller_->slot.Reset();  // free before the reply
   log_.Finish(out);
   Finish(std::move(out));
 }

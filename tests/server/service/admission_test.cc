@@ -269,5 +269,24 @@ TEST(Admission, MaxConcurrentRequestsRefusesWithResourceExhausted) {
   EXPECT_TRUE(again.ok()) << again.error_message();
 }
 
+// A slot is given back before the reply is sent: a client that calls again
+// as soon as it has its answer is never refused, even with a limit of 1.
+TEST(Admission, SequentialCallsAtTheLimitAreNeverRefused) {
+  ServerConfig config = TestConfig();
+  config.max_concurrent_requests = 1;
+  absl::StatusOr<std::unique_ptr<Server>> server = Server::Start(config);
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto channel =
+      grpc::CreateChannel("127.0.0.1:" + std::to_string((*server)->port()),
+                          grpc::InsecureChannelCredentials());
+  auto stub = v1::Solver::NewStub(channel);
+  for (int i = 0; i < 300; ++i) {
+    grpc::ClientContext ctx;
+    v1::ListMatricesReply reply;
+    grpc::Status s = stub->ListMatrices(&ctx, {}, &reply);
+    ASSERT_TRUE(s.ok()) << "call " << i << ": " << s.error_message();
+  }
+}
+
 }  // namespace
 }  // namespace factord::server::testing
