@@ -1,11 +1,13 @@
-// Methods ic and ilu (S4): IC(0) of a tridiagonal SPD matrix is the exact
-// Cholesky (PCG converges at once), level-of-fill on an arrow matrix, the
-// Jacobi triangular solves with many sweeps behave like the exact ones, PCG
-// on 494_bus, and the not-yet-implemented block_jacobi trisolve is refused.
+// Methods ic and ilu (S4) through the facade: IC(0) of a tridiagonal SPD
+// matrix is the exact Cholesky (PCG converges at once), level-of-fill on an
+// arrow matrix, the Jacobi triangular solves with many sweeps behave like
+// the exact ones, PCG on 494_bus with exact, Jacobi and block-Jacobi solves,
+// column-norm scaling, breakdown, cancellation.
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "factord/base/cancellation.h"
 #include "factord/matrix/matrix_market.h"
 #include "factord/solver/solver.h"
@@ -151,10 +153,81 @@ TEST(IncompleteMethodTest, IluOnUnsymmetric) {
   EXPECT_GT(s.factor.nnz_factor, 0);
 }
 
-TEST(IncompleteMethodTest, BlockJacobiTrisolveNotYetImplemented) {
-  Solved s =
-      RunIncomplete(Tridiagonal(5), Ic(0, TriangularSolve::kBlockJacobi));
-  EXPECT_EQ(s.status.code(), absl::StatusCode::kUnimplemented);
+TEST(IncompleteMethodTest, BlockJacobiTrisolveConvergesOn494Bus) {
+  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/494_bus.mtx"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
+  Solved exact = RunIncomplete(shared, Ic(0));
+  ASSERT_TRUE(exact.status.ok()) << exact.status;
+  int previous = 1 << 30;
+  for (int sweeps : {1, 5, 20}) {
+    Solved s =
+        RunIncomplete(shared, Ic(0, TriangularSolve::kBlockJacobi, sweeps));
+    ASSERT_TRUE(s.status.ok()) << s.status;
+    EXPECT_EQ(s.solve.status, SolveStatus::kConverged) << sweeps;
+    EXPECT_LE(s.solve.relative_residual, 1e-6) << sweeps;
+    // Supervariable blocks of at most 12 (S4 §3.3): ceil(494 / 12) or more.
+    EXPECT_GE(s.factor.blocks, (494 + 11) / 12);
+    EXPECT_EQ(s.factor.singular_blocks, 0);
+    // More sweeps, fewer PCG iterations, never fewer than exact solves.
+    EXPECT_LE(s.solve.iterations, previous) << sweeps;
+    EXPECT_GE(s.solve.iterations, exact.solve.iterations - 1) << sweeps;
+    previous = s.solve.iterations;
+    RecordProperty(absl::StrCat("block_jacobi", sweeps, "_iterations"),
+                   s.solve.iterations);
+  }
+  // 20 block sweeps are as good as exact solves here.
+  EXPECT_LE(previous, exact.solve.iterations + 2);
+}
+
+TEST(IncompleteMethodTest, BlockSizeOptionShapesTheBlocks) {
+  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/494_bus.mtx"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
+  FactorOptions o = Ic(0, TriangularSolve::kBlockJacobi, 2);
+  o.trisolve_block_size = 1;
+  Solved ones = RunIncomplete(shared, o);
+  ASSERT_TRUE(ones.status.ok()) << ones.status;
+  EXPECT_EQ(ones.factor.blocks, 494);
+  o.trisolve_block_size = 33;
+  EXPECT_EQ(RunIncomplete(shared, o).status.code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(IncompleteMethodTest, ColumnNormScalingKeepsThePreconditionedIteration) {
+  // With a unit L the factor of S A S is a similarity transform of that of
+  // A, so PCG takes (up to rounding) the same iterations; measured, not
+  // assumed: a difference of more than 2 iterations fails.
+  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/1138_bus.mtx"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
+  for (TriangularSolve t : {TriangularSolve::kExact, TriangularSolve::kJacobi,
+                            TriangularSolve::kBlockJacobi}) {
+    FactorOptions o = Ic(0, t, 5);
+    Solved plain = RunIncomplete(shared, o);
+    o.scaling = Scaling::kColumnNorm;
+    Solved scaled = RunIncomplete(shared, o);
+    ASSERT_TRUE(plain.status.ok() && scaled.status.ok());
+    EXPECT_EQ(scaled.solve.status, SolveStatus::kConverged);
+    EXPECT_LE(scaled.solve.relative_residual, 1e-6);  // on A as uploaded
+    EXPECT_NEAR(scaled.solve.iterations, plain.solve.iterations, 2)
+        << static_cast<int>(t);
+  }
+}
+
+TEST(IncompleteMethodTest, ZeroSweepsIsTheInitialGuessOnly) {
+  // S4 eq. 3: zero sweeps = x_0 = D^{-1} b, i.e. M = diag(U) for IC: the
+  // preconditioner is then weaker than with 5 sweeps but PCG still runs.
+  Solved zero =
+      RunIncomplete(Tridiagonal(200), Ic(0, TriangularSolve::kJacobi, 0));
+  Solved five =
+      RunIncomplete(Tridiagonal(200), Ic(0, TriangularSolve::kJacobi, 5));
+  ASSERT_TRUE(zero.status.ok() && five.status.ok());
+  EXPECT_EQ(zero.solve.status, SolveStatus::kConverged);
+  EXPECT_GT(zero.solve.iterations, five.solve.iterations);
+  EXPECT_EQ(RunIncomplete(Tridiagonal(5), Ic(0, TriangularSolve::kJacobi, -1))
+                .status.code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(IncompleteMethodTest, CancelledBeforeAnalysisAndFactorization) {

@@ -61,7 +61,11 @@ struct FactorOptions {
   double delta = 0.95;
   // Jacobi triangular solves (S4).
   TriangularSolve trisolve = TriangularSolve::kExact;
+  // Sweeps after the initial guess x_0 = D^{-1} b (S4 eq. 3 is "0 sweeps").
   int trisolve_sweeps = 5;
+  // Largest block of the block-Jacobi triangular solves (S4 §3.3: m = 12);
+  // the server sets it from the request's max_block_size when given.
+  int trisolve_block_size = 12;
   // IPM regularization without re-upload: shift_first is added to the first
   // shift_count diagonal entries, shift_rest to the others.
   double shift_first = 0.0;

@@ -1,0 +1,51 @@
+// Backend dispatch of the triangular-solve kernels.
+#include "src/factor/incomplete_trisolve.h"
+
+namespace factord::internal {
+
+void Substitute(const ExecContext& ctx, const TriangularFactor& t,
+                Triangle triangle, const LevelSchedule& levels,
+                std::span<const double> b, std::span<double> x) {
+  if (ctx.backend == Backend::kReference) {
+    kernels::reference::Substitute(ctx, t, triangle, levels, b, x);
+  } else {
+    kernels::cpu::Substitute(ctx, t, triangle, levels, b, x);
+  }
+}
+
+void JacobiSweep(const ExecContext& ctx, const TriangularFactor& t,
+                 Triangle triangle, std::span<const double> b,
+                 std::span<const double> x_old, std::span<double> x_new) {
+  if (ctx.backend == Backend::kReference) {
+    kernels::reference::JacobiSweep(ctx, t, triangle, b, x_old, x_new);
+  } else {
+    kernels::cpu::JacobiSweep(ctx, t, triangle, b, x_old, x_new);
+  }
+}
+
+void BlockJacobiSweep(const ExecContext& ctx, const TriangularFactor& t,
+                      Triangle triangle, const TriangularBlocks& blocks,
+                      std::span<const double> inverses,
+                      std::span<const double> b, std::span<const double> x_old,
+                      std::span<double> x_new) {
+  if (ctx.backend == Backend::kReference) {
+    kernels::reference::BlockJacobiSweep(ctx, t, triangle, blocks, inverses, b,
+                                         x_old, x_new);
+  } else {
+    kernels::cpu::BlockJacobiSweep(ctx, t, triangle, blocks, inverses, b, x_old,
+                                   x_new);
+  }
+}
+
+void ExtractTriangularBlocks(const ExecContext& ctx, const TriangularFactor& t,
+                             Triangle triangle, const TriangularBlocks& blocks,
+                             std::span<double> dense) {
+  if (ctx.backend == Backend::kReference) {
+    kernels::reference::ExtractTriangularBlocks(ctx, t, triangle, blocks,
+                                                dense);
+  } else {
+    kernels::cpu::ExtractTriangularBlocks(ctx, t, triangle, blocks, dense);
+  }
+}
+
+}  // namespace factord::internal

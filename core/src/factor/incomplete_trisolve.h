@@ -1,0 +1,36 @@
+// The triangular-solve kernels (kernels/trisolve/trisolve_kernels.h, which
+// documents sizes and layout) dispatched by ctx.backend; kCuda runs the cpu
+// kernels for now.
+#ifndef FACTORD_SRC_FACTOR_INCOMPLETE_TRISOLVE_H_
+#define FACTORD_SRC_FACTOR_INCOMPLETE_TRISOLVE_H_
+
+#include <span>
+
+#include "factord/base/exec_context.h"
+#include "kernels/trisolve/trisolve_kernels.h"
+
+namespace factord::internal {
+
+using kernels::LevelSchedule;
+using kernels::Triangle;
+using kernels::TriangularBlocks;
+using kernels::TriangularFactor;
+
+void Substitute(const ExecContext& ctx, const TriangularFactor& t,
+                Triangle triangle, const LevelSchedule& levels,
+                std::span<const double> b, std::span<double> x);
+void JacobiSweep(const ExecContext& ctx, const TriangularFactor& t,
+                 Triangle triangle, std::span<const double> b,
+                 std::span<const double> x_old, std::span<double> x_new);
+void BlockJacobiSweep(const ExecContext& ctx, const TriangularFactor& t,
+                      Triangle triangle, const TriangularBlocks& blocks,
+                      std::span<const double> inverses,
+                      std::span<const double> b, std::span<const double> x_old,
+                      std::span<double> x_new);
+void ExtractTriangularBlocks(const ExecContext& ctx, const TriangularFactor& t,
+                             Triangle triangle, const TriangularBlocks& blocks,
+                             std::span<double> dense);
+
+}  // namespace factord::internal
+
+#endif  // FACTORD_SRC_FACTOR_INCOMPLETE_TRISOLVE_H_
