@@ -1,12 +1,13 @@
 // Fault injection: the emulated comparison with the reference must detect a
-// deliberately broken build of the kernel source (faulty_block_jacobi_
-// kernels.cc). This file is compiled into one executable per fault; the
-// other kernels of the same source, untouched by that fault, must still
-// match, so a detection is not an artefact of a broken harness.
+// deliberately broken build of the kernel sources (faulty_*_kernels.cc). This
+// file is compiled into one executable per fault; the other kernels of the same
+// source, untouched by that fault, must still match, so a detection is not an
+// artefact of a broken harness.
 #include <cmath>
 
 #include "gtest/gtest.h"
 #include "tests/emulation/block_jacobi_cases.h"
+#include "tests/emulation/dense_batched_cases.h"
 #include "tests/emulation/dense_ldlt_cases.h"
 
 namespace factord::emulation_testing {
@@ -23,6 +24,17 @@ bool Detected(const BlockJacobiComparison& cmp, bool check_inverse,
          (check_inverse &&
           (cmp.status_mismatches > 0 || !(cmp.max_inverse_diff <= 1e-13))) ||
          (check_apply && !(cmp.max_apply_diff <= 1e-13));
+}
+
+// The batched dense kernel (S2 §IV) under `params` on the planted blocks:
+// "" when the emulated outputs equal the reference's bit for bit, else the
+// launch error or the first difference.
+std::string BatchedDenseDifference(const NamedDenseParams& np, uint64_t seed) {
+  const DenseBlocks input = PlantedDenseBlocks();
+  const DenseBlocks want = RunReference(input, np.params);
+  std::string error;
+  const DenseBlocks got = RunEmulated(input, np.params, seed, &error);
+  return error.empty() ? FirstDifference(got, want) : "launch: " + error;
 }
 
 #if defined(FACTORD_FAULT_WRONG_SHUFFLE_LANE)
@@ -57,6 +69,16 @@ TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInDenseLdlt) {
     EXPECT_TRUE(!error.empty() || !SameOutputs(got, want));
   }
 }
+
+// Every kind and pivoting broadcasts pivots and pivot rows by __shfl_sync.
+TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInBatchedDense) {
+  for (const NamedDenseParams& np : AllDenseParams()) {
+    const std::string difference = BatchedDenseDifference(np, 5);
+    EXPECT_NE(difference, "") << np.name;
+    std::printf("[wrong shuffle lane] batched dense %s: %s\n", np.name.c_str(),
+                difference.c_str());
+  }
+}
 #endif
 
 #if defined(FACTORD_FAULT_MISSING_SYNCTHREADS)
@@ -79,6 +101,75 @@ TEST(EmulatedFaultInjection, DetectsMissingSyncthreadsInBlockDiagonalApply) {
 // The dense LDL^T kernel has no __syncthreads: this fault leaves it right,
 // and the comparison says so (no false alarm).
 TEST(EmulatedFaultInjection, DenseLdltWithoutSyncthreadsStillMatches) {
+  const LdltBatch batch = PlantedBatch();
+  DenseLdltParams params;
+  const LdltOutputs want = RunReference(batch, params);
+  std::string error;
+  const LdltOutputs got = RunEmulated(batch, params, 1, &error);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(SameOutputs(got, want));
+}
+
+// Nor has the batched dense kernel: no false alarm for any kind.
+TEST(EmulatedFaultInjection, BatchedDenseWithoutSyncthreadsStillMatches) {
+  for (const NamedDenseParams& np : AllDenseParams()) {
+    EXPECT_EQ(BatchedDenseDifference(np, 6), "") << np.name;
+  }
+}
+#endif
+
+#if defined(FACTORD_FAULT_WRONG_XOR_STRIDE)
+// Kinds x pivotings whose pivot search is a warp reduction (WarpArgMax):
+// LU partial/full/rook, LL^T full/partial/rook, LDL^T full (Bunch-Parlett).
+bool SearchesByReduction(const kernels::DenseBatchParams& p) {
+  if (p.pivoting == kernels::kBlockPivotStatic) return false;
+  return p.kind != kernels::DenseFactorKind::kLdlt ||
+         p.pivoting == kernels::kBlockPivotFull;
+}
+
+// The pivot search of the batched dense kernel is a butterfly reduction;
+// without its first stage the two half warps pick different pivots.
+TEST(EmulatedFaultInjection, DetectsWrongReductionLaneInBatchedDensePivoting) {
+  int searched = 0;
+  for (const NamedDenseParams& np : AllDenseParams()) {
+    if (!SearchesByReduction(np.params)) continue;
+    ++searched;
+    for (uint64_t seed : kScheduleSeeds) {
+      const std::string difference = BatchedDenseDifference(np, seed);
+      EXPECT_NE(difference, "") << np.name << ", seed " << seed;
+      std::printf("[wrong xor stride] batched dense %s seed %llu: %s\n",
+                  np.name.c_str(), static_cast<unsigned long long>(seed),
+                  difference.c_str());
+    }
+  }
+  EXPECT_EQ(searched, 8);
+}
+
+// The Gauss-Jordan pivot search (S3 §3.1) is the same kind of reduction.
+TEST(EmulatedFaultInjection, DetectsWrongReductionLaneInGaussJordan) {
+  for (const BlockJacobiCase& c :
+       {MakePlantedEdgeCases(), MakeRandomCase(9, 31)}) {
+    for (uint64_t seed : kScheduleSeeds) {
+      SCOPED_TRACE(c.name + ", schedule seed " + std::to_string(seed));
+      const BlockJacobiComparison cmp = CompareWithReference(c, seed);
+      EXPECT_TRUE(Detected(cmp, /*check_inverse=*/true, /*check_apply=*/false))
+          << "inverse diff " << cmp.max_inverse_diff;
+      // The apply kernel has no reduction (it runs on the reference's
+      // inverses): still right, although the launch error is shared.
+      EXPECT_LE(cmp.max_apply_diff, 1e-13);
+      std::printf(
+          "[wrong xor stride] Gauss-Jordan %s seed %llu: %s\n", c.name.c_str(),
+          static_cast<unsigned long long>(seed),
+          cmp.launch_error.empty()
+              ? ("inverse diff " + std::to_string(cmp.max_inverse_diff)).c_str()
+              : cmp.launch_error.c_str());
+    }
+  }
+}
+
+// The dense LDL^T kernel of the fronts searches by gathered columns, not by
+// reductions: this fault leaves it right (no false alarm).
+TEST(EmulatedFaultInjection, DenseLdltWithoutReductionsStillMatches) {
   const LdltBatch batch = PlantedBatch();
   DenseLdltParams params;
   const LdltOutputs want = RunReference(batch, params);
