@@ -4,9 +4,12 @@
 // postorder with a plain-loop Schur update (the source of truth), `cpu`
 // runs independent subtrees as TBB tasks on an arena of ctx.threads and
 // does the Schur update with BLAS 3 (dgemm on column panels of the lower
-// triangle). Every front is processed by the same code (src/factor/
-// ldlt_front.cc); the pivot decisions therefore agree between the backends
-// unless a Schur update's rounding tips a threshold test.
+// triangle). Both keep the contribution blocks of a postorder run on the
+// thread's workspace stack (src/factor/ldlt_front.h); a block that crosses
+// threads (the top of a parallel subtree) lives on the heap. Every front is
+// processed by the same code (src/factor/ ldlt_front.cc); the pivot decisions
+// therefore agree between the backends unless a Schur update's rounding tips a
+// threshold test.
 #ifndef FACTORD_KERNELS_FACTOR_LDLT_KERNELS_H_
 #define FACTORD_KERNELS_FACTOR_LDLT_KERNELS_H_
 
@@ -26,13 +29,14 @@ namespace reference {
 void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
                  int ldw, double* s, int lds);
 // Factorizes every front of `sym` with `values` (sym.col_ptr[n] permuted,
-// scaled and shifted values). factors and counts get sym.num_fronts()
-// entries. Returns Cancelled/DeadlineExceeded from ctx, checked per front.
+// scaled and shifted values). factors is allocated (FrontFactors::Allocate)
+// and gets sym.num_fronts() fronts, counts as many entries. Returns
+// Cancelled/DeadlineExceeded from ctx, checked per front.
 absl::Status FactorizeFrontTree(const ExecContext& ctx,
                                 const internal::LdltSymbolic& sym,
                                 std::span<const double> values,
                                 const DenseLdltParams& params,
-                                std::vector<internal::FrontFactor>* factors,
+                                internal::FrontFactors* factors,
                                 std::vector<internal::FrontCounts>* counts);
 }  // namespace reference
 
@@ -43,7 +47,7 @@ absl::Status FactorizeFrontTree(const ExecContext& ctx,
                                 const internal::LdltSymbolic& sym,
                                 std::span<const double> values,
                                 const DenseLdltParams& params,
-                                std::vector<internal::FrontFactor>* factors,
+                                internal::FrontFactors* factors,
                                 std::vector<internal::FrontCounts>* counts);
 }  // namespace cpu
 

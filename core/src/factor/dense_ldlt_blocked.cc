@@ -350,11 +350,15 @@ class BlockedLdlt {
 
 kernels::DenseLdltCounts DenseBlockedPartialLdlt(
     double* f, int m, int p, const kernels::DenseLdltParams& params, int* order,
-    int* size, double* d_diag, double* d_off, int panel_width) {
+    int* size, double* d_diag, double* d_off, int panel_width, int* work) {
   if (p <= panel_width) {
-    std::vector<int> work(p);
+    std::vector<int> own;
+    if (work == nullptr) {
+      own.resize(p);
+      work = own.data();
+    }
     return kernels::DensePartialLdlt(f, m, p, params, order, size, d_diag,
-                                     d_off, work.data());
+                                     d_off, work);
   }
   BlockedLdlt run(f, m, p, params, order, size, d_diag, d_off, panel_width);
   return run.Run();

@@ -29,10 +29,12 @@ namespace factord::internal {
 // Same contract as kernels::DensePartialLdlt (f is m x m column-major with
 // the p x p fully summed block holding both triangles; order, size, d_diag,
 // d_off have p entries each, owned by the caller). For p <= panel_width it
-// is exactly DensePartialLdlt. Allocates its own workspace.
+// is exactly DensePartialLdlt, with `work` (p ints, or nullptr: allocated
+// here) as its workspace; wider fronts allocate their panel workspace.
 kernels::DenseLdltCounts DenseBlockedPartialLdlt(
     double* f, int m, int p, const kernels::DenseLdltParams& params, int* order,
-    int* size, double* d_diag, double* d_off, int panel_width = 32);
+    int* size, double* d_diag, double* d_off, int panel_width = 32,
+    int* work = nullptr);
 
 }  // namespace factord::internal
 

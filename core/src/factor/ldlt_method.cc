@@ -26,9 +26,10 @@
 // matrices) make the inertia unreliable and the status kPerturbed. Refinement
 // runs against the matrix as uploaded (unshifted): with large IPM shifts it
 // stops at the first step that halves neither the relative residual nor the
-// backward error. Fronts are allocated per front (sizes depend on the
-// delays). block_ildlt (the
-// incomplete variant) is routed to src/factor/block_ildlt_method.cc.
+// backward error. The factor lives in slots sized by the analysis; only
+// fronts that received delayed pivots allocate their own storage.
+// block_ildlt (the incomplete variant) is routed to
+// src/factor/block_ildlt_method.cc.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -82,8 +83,8 @@ class LdltFactorization final : public Factorization {
  public:
   LdltFactorization(std::shared_ptr<const CsrMatrix> a,
                     std::shared_ptr<const LdltAnalysis> analysis,
-                    std::vector<double> scaling,
-                    std::vector<FrontFactor> fronts, FactorReport report)
+                    std::vector<double> scaling, FrontFactors fronts,
+                    FactorReport report)
       : a_(std::move(a)),
         analysis_(std::move(analysis)),
         scaling_(std::move(scaling)),
@@ -92,9 +93,8 @@ class LdltFactorization final : public Factorization {
 
   const FactorReport& report() const override { return report_; }
   int64_t bytes() const override {
-    int64_t bytes = scaling_.size() * sizeof(double);
-    for (const FrontFactor& f : fronts_) bytes += f.bytes();
-    return bytes;
+    return static_cast<int64_t>(scaling_.size() * sizeof(double)) +
+           fronts_.bytes();
   }
 
   // x <- A_f^{-1} x with the factorized (shifted) matrix.
@@ -107,7 +107,7 @@ class LdltFactorization final : public Factorization {
       (*y)[k] = x[i] * scaling_[i];
     }
     std::vector<double> work;
-    SolveWithFronts(fronts_, n, 1, y->data(), n, &work);
+    SolveWithFronts(fronts_.fronts, n, 1, y->data(), n, &work);
     for (int64_t k = 0; k < n; ++k) {
       const int32_t i = sym.perm[k];
       x[i] = (*y)[k] * scaling_[i];
@@ -179,7 +179,7 @@ class LdltFactorization final : public Factorization {
   std::shared_ptr<const CsrMatrix> a_;
   std::shared_ptr<const LdltAnalysis> analysis_;
   std::vector<double> scaling_;
-  std::vector<FrontFactor> fronts_;
+  FrontFactors fronts_;
   FactorReport report_;
 };
 
@@ -254,17 +254,20 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   std::vector<double> scaling = options.scaling == Scaling::kNone
                                     ? std::vector<double>(n, 1.0)
                                     : RuizScaling(*a, stored);
-  // Permuted, scaled values in the order of the symbolic column structure.
+  // Permuted, scaled values in the order of the symbolic column structure
+  // (the scaling permuted first, so that the loop reads it in order).
+  std::vector<double> permuted_scaling(n);
+  for (int64_t k = 0; k < n; ++k) permuted_scaling[k] = scaling[sym.perm[k]];
   std::vector<double> gathered(sym.col_rows.size());
   double max_abs = 0;
   for (int64_t c = 0; c < n; ++c) {
-    const int32_t oc = sym.perm[c];
+    const double sc = permuted_scaling[c];
     for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
-      const int32_t orow = sym.perm[sym.col_rows[e]];
-      const double v = sym.col_src[e] >= 0
-                           ? stored[sym.col_src[e]]
-                           : (e == sym.col_ptr[c] ? shift_of(oc) : 0.0);
-      gathered[e] = v * scaling[orow] * scaling[oc];
+      const double v =
+          sym.col_src[e] >= 0
+              ? stored[sym.col_src[e]]
+              : (e == sym.col_ptr[c] ? shift_of(sym.perm[c]) : 0.0);
+      gathered[e] = v * permuted_scaling[sym.col_rows[e]] * sc;
       max_abs = std::max(max_abs, std::abs(gathered[e]));
     }
   }
@@ -273,7 +276,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
 
   const kernels::DenseLdltParams params =
       DensePivotParams(options.pivoting, max_abs);
-  std::vector<FrontFactor> fronts;
+  FrontFactors fronts;
   std::vector<FrontCounts> counts;
   absl::Status status = ctx.backend == Backend::kReference
                             ? kernels::reference::FactorizeFrontTree(
@@ -285,7 +288,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   // Inertia from D (Sylvester: S A S and P^T (.) P are congruent to A).
   Inertia inertia;
   int64_t nnz_l = 0, max_front = 0;
-  for (const FrontFactor& fr : fronts) {
+  for (const FrontFactor& fr : fronts.fronts) {
     nnz_l += static_cast<int64_t>(fr.rows.size()) * fr.q -
              static_cast<int64_t>(fr.q) * (fr.q - 1) / 2;
     for (int t = 0; t < fr.q; ++t) {
@@ -323,7 +326,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
                                                : FactorStatus::kPerturbed;
   report.nnz_factor = nnz_l;
   report.factor_bytes = n * int64_t{sizeof(double)};
-  for (const FrontFactor& fr : fronts) report.factor_bytes += fr.bytes();
+  report.factor_bytes += fronts.bytes();
   report.blocks = sym.num_fronts();
   report.analysis_reused = false;
   report.analyze_s = analysis->analyze_s;

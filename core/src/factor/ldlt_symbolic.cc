@@ -92,14 +92,15 @@ std::vector<int32_t> Postorder(const std::vector<int32_t>& parent) {
 }  // namespace
 
 int64_t LdltSymbolic::bytes() const {
-  return static_cast<int64_t>((perm.size() + inverse.size() + col_rows.size() +
-                               front_begin.size() + front_parent.size() +
-                               update_rows.size() + child_ptr.size() +
-                               children.size()) *
-                                  sizeof(int32_t) +
-                              (col_ptr.size() + col_src.size() +
-                               update_ptr.size() + subtree_work.size()) *
-                                  sizeof(int64_t));
+  return static_cast<int64_t>(
+      (perm.size() + inverse.size() + col_rows.size() + front_begin.size() +
+       front_parent.size() + update_rows.size() + child_ptr.size() +
+       children.size() + entry_local.size() + update_local.size() +
+       first_descendant.size() + roots.size()) *
+          sizeof(int32_t) +
+      (col_ptr.size() + col_src.size() + update_ptr.size() +
+       subtree_work.size() + factor_offset.size() + row_offset.size()) *
+          sizeof(int64_t));
 }
 
 absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
@@ -298,6 +299,7 @@ absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
       sym.subtree_work[f] = work;
     }
   }
+  PlanLdltAssembly(&sym);
   return sym;
 }
 

@@ -49,6 +49,30 @@ struct LdltSymbolic {
   int64_t nnz_factor = 0;  // entries of L (with the diagonal), no delays
   int64_t max_front = 0;   // largest front order, no delays
 
+  // The assembly plan (PlanLdltAssembly): everything the numeric phase
+  // would otherwise recompute per front at every factorization. A front's
+  // nominal local numbering is its own columns, then its update rows; with
+  // delayed pivots from children the numeric phase shifts it by their
+  // number (they come first), so the plan holds with or without delays.
+  std::vector<int32_t> entry_local;       // col_ptr[n]: local row of entry e
+                                          // in the front owning its column
+  std::vector<int32_t> update_local;      // update_ptr[num_fronts]: local row
+                                          // in the parent's front of each
+                                          // update row (-1 for a root's)
+  std::vector<int32_t> first_descendant;  // num_fronts: first front of the
+                                          // subtree (postorder range)
+  std::vector<int32_t> roots;             // fronts without a parent
+  // Factor slots without delays: front f's L (k + r) x k at
+  // factor_offset[f], its k + r row indices at row_offset[f], its pivots'
+  // D entries at its first column front_begin[f].
+  std::vector<int64_t> factor_offset;  // num_fronts + 1
+  std::vector<int64_t> row_offset;     // num_fronts + 1
+  // Peak of the contribution-block stack of a postorder traversal without
+  // delays (packed lower triangles, doubles), and the largest r x q of a
+  // Schur update: the workspace sizes of the numeric phase.
+  int64_t max_stack = 0;
+  int64_t max_update_panel = 0;
+
   int64_t num_fronts() const {
     return static_cast<int64_t>(front_parent.size());
   }
@@ -60,6 +84,17 @@ struct LdltSymbolic {
 // fill_perm[k] = original index of the k-th variable). Values are not read.
 absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
     const CsrMatrix& a, const std::vector<int32_t>& fill_perm);
+
+// Fills the assembly plan of `sym` (the fields after max_front) from its
+// fronts, update rows and column structure. Called by BuildLdltSymbolic.
+void PlanLdltAssembly(LdltSymbolic* sym);
+
+// Entries of the packed lower triangle of an rc x rc contribution block;
+// column b starts at PackedColumn(rc, b) and holds rows b..rc-1.
+inline int64_t PackedSize(int64_t rc) { return rc * (rc + 1) / 2; }
+inline int64_t PackedColumn(int64_t rc, int64_t b) {
+  return b * rc - b * (b - 1) / 2;
+}
 
 }  // namespace factord::internal
 

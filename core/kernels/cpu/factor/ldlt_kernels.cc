@@ -10,7 +10,6 @@
 
 #include "cblas.h"
 #include "kernels/cpu/common/parallel.h"
-#include "tbb/enumerable_thread_specific.h"
 #include "tbb/task_group.h"
 
 namespace factord::kernels::cpu {
@@ -23,7 +22,7 @@ class TreeRun {
  public:
   TreeRun(const ExecContext& ctx, const internal::LdltSymbolic& sym,
           std::span<const double> values, const DenseLdltParams& params,
-          std::vector<internal::FrontFactor>* factors,
+          internal::FrontFactors* factors,
           std::vector<internal::FrontCounts>* counts)
       : ctx_(ctx),
         sym_(sym),
@@ -31,24 +30,10 @@ class TreeRun {
         params_(params),
         factors_(factors),
         counts_(counts),
-        cbs_(sym.num_fronts()),
-        first_descendant_(sym.num_fronts()),
-        maps_([&] { return std::vector<int32_t>(sym.n, -1); }) {
-    for (int32_t f = 0; f < sym.num_fronts(); ++f) {
-      first_descendant_[f] = f;
-      for (int32_t k = sym.child_ptr[f]; k < sym.child_ptr[f + 1]; ++k) {
-        first_descendant_[f] =
-            std::min(first_descendant_[f], first_descendant_[sym.children[k]]);
-      }
-    }
-  }
+        cbs_(sym.num_fronts()) {}
 
   absl::Status Run() {
-    std::vector<int32_t> roots;
-    for (int32_t f = 0; f < sym_.num_fronts(); ++f) {
-      if (sym_.front_parent[f] == -1) roots.push_back(f);
-    }
-    ArenaFor(std::max(1, ctx_.threads)).execute([&] { RunSet(roots); });
+    ArenaFor(std::max(1, ctx_.threads)).execute([&] { RunSet(sym_.roots); });
     return status();
   }
 
@@ -64,22 +49,43 @@ class TreeRun {
     failed_.store(true, std::memory_order_relaxed);
   }
 
-  // Runs the subtrees rooted at `tops` (independent of each other).
-  void RunSet(const std::vector<int32_t>& tops) {
-    if (tops.size() == 1) {
-      RunSubtree(tops[0]);
+  // Runs the subtrees rooted at `tops` (independent of each other). Small
+  // subtrees are batched into tasks of at least kSerialSubtreeWork (a KKT
+  // forest has thousands of tiny trees; a task each costs more than them).
+  void RunSet(std::span<const int32_t> tops) {
+    if (tops.size() == 1 || ctx_.threads <= 1) {
+      for (int32_t f : tops) RunSubtree(f);
       return;
     }
     tbb::task_group group;
-    for (int32_t f : tops) group.run([this, f] { RunSubtree(f); });
+    size_t begin = 0;
+    int64_t work = 0;
+    for (size_t i = 0; i < tops.size(); ++i) {
+      work += sym_.subtree_work[tops[i]];
+      if (work >= kSerialSubtreeWork || i + 1 == tops.size()) {
+        const std::span<const int32_t> batch =
+            tops.subspan(begin, i + 1 - begin);
+        group.run([this, batch] {
+          for (int32_t f : batch) RunSubtree(f);
+        });
+        begin = i + 1;
+        work = 0;
+      }
+    }
     group.wait();
   }
 
   void RunSubtree(int32_t top) {
     if (ctx_.threads <= 1 || sym_.subtree_work[top] < kSerialSubtreeWork) {
-      for (int32_t f = first_descendant_[top]; f <= top && !Failed(); ++f) {
-        Front(f);
+      // Postorder on this thread: the blocks stay on its stack except the
+      // top's, which its parent may read on another thread.
+      internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
+      const int64_t base = ws.stack_top;
+      ws.Reserve(sym_);
+      for (int32_t f = sym_.first_descendant[top]; f <= top && !Failed(); ++f) {
+        Front(f, ws, /*cb_on_stack=*/f != top);
       }
+      ws.stack_top = base;
       return;
     }
     // Follow single-child chains without recursing, then run the children
@@ -92,45 +98,38 @@ class TreeRun {
       chain.push_back(child);
     }
     const int32_t bottom = chain.back();
-    std::vector<int32_t> below(
-        sym_.children.begin() + sym_.child_ptr[bottom],
-        sym_.children.begin() + sym_.child_ptr[bottom + 1]);
+    const std::span<const int32_t> below(
+        sym_.children.data() + sym_.child_ptr[bottom],
+        sym_.child_ptr[bottom + 1] - sym_.child_ptr[bottom]);
     if (chain.size() > 1 || below.size() != 1) {
       RunSet(below);
     } else {
       RunSubtree(below[0]);
     }
     for (auto it = chain.rbegin(); it != chain.rend() && !Failed(); ++it) {
-      Front(*it);
+      internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
+      ws.Reserve(sym_);
+      Front(*it, ws, /*cb_on_stack=*/false);
     }
   }
 
-  void Front(int32_t f) {
+  void Front(int32_t f, internal::FrontWorkspace& ws, bool cb_on_stack) {
     if (absl::Status s = ctx_.CheckCancelled(); !s.ok()) {
       Fail(std::move(s));
       return;
     }
-    std::vector<const internal::ContributionBlock*> children;
-    for (int32_t k = sym_.child_ptr[f]; k < sym_.child_ptr[f + 1]; ++k) {
-      children.push_back(&cbs_[sym_.children[k]]);
-    }
-    internal::FactorizeFront(sym_, f, values_, children, params_, &SchurUpdate,
-                             maps_.local(), &(*factors_)[f], &cbs_[f],
+    internal::FactorizeFront(sym_, f, values_, std::span(cbs_), cb_on_stack,
+                             params_, &SchurUpdate, ws, factors_,
                              &(*counts_)[f]);
-    for (int32_t k = sym_.child_ptr[f]; k < sym_.child_ptr[f + 1]; ++k) {
-      cbs_[sym_.children[k]] = internal::ContributionBlock();
-    }
   }
 
   const ExecContext& ctx_;
   const internal::LdltSymbolic& sym_;
   std::span<const double> values_;
   const DenseLdltParams& params_;
-  std::vector<internal::FrontFactor>* factors_;
+  internal::FrontFactors* factors_;
   std::vector<internal::FrontCounts>* counts_;
   std::vector<internal::ContributionBlock> cbs_;
-  std::vector<int32_t> first_descendant_;
-  tbb::enumerable_thread_specific<std::vector<int32_t>> maps_;
   std::atomic<bool> failed_{false};
   std::mutex mutex_;
   absl::Status status_;
@@ -159,9 +158,9 @@ absl::Status FactorizeFrontTree(const ExecContext& ctx,
                                 const internal::LdltSymbolic& sym,
                                 std::span<const double> values,
                                 const DenseLdltParams& params,
-                                std::vector<internal::FrontFactor>* factors,
+                                internal::FrontFactors* factors,
                                 std::vector<internal::FrontCounts>* counts) {
-  factors->assign(sym.num_fronts(), {});
+  factors->Allocate(sym);
   counts->assign(sym.num_fronts(), {});
   TreeRun run(ctx, sym, values, params, factors, counts);
   return run.Run();

@@ -22,27 +22,27 @@ absl::Status FactorizeFrontTree(const ExecContext& ctx,
                                 const internal::LdltSymbolic& sym,
                                 std::span<const double> values,
                                 const DenseLdltParams& params,
-                                std::vector<internal::FrontFactor>* factors,
+                                internal::FrontFactors* factors,
                                 std::vector<internal::FrontCounts>* counts) {
   const int64_t num_fronts = sym.num_fronts();
-  factors->assign(num_fronts, {});
+  factors->Allocate(sym);
   counts->assign(num_fronts, {});
   std::vector<internal::ContributionBlock> cbs(num_fronts);
-  std::vector<int32_t> map(sym.n, -1);
-  std::vector<const internal::ContributionBlock*> children;
+  internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
+  const int64_t base = ws.stack_top;
+  ws.Reserve(sym);
+  absl::Status status;
   for (int32_t f = 0; f < num_fronts; ++f) {
-    if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
-    children.clear();
-    for (int32_t k = sym.child_ptr[f]; k < sym.child_ptr[f + 1]; ++k) {
-      children.push_back(&cbs[sym.children[k]]);
-    }
-    internal::FactorizeFront(sym, f, values, children, params, &SchurUpdate,
-                             map, &(*factors)[f], &cbs[f], &(*counts)[f]);
-    for (int32_t k = sym.child_ptr[f]; k < sym.child_ptr[f + 1]; ++k) {
-      cbs[sym.children[k]] = internal::ContributionBlock();
-    }
+    status = ctx.CheckCancelled();
+    if (!status.ok()) break;
+    // Postorder: every contribution block goes on the stack.
+    internal::FactorizeFront(sym, f, values, std::span(cbs),
+                             /*cb_on_stack=*/true, params, &SchurUpdate, ws,
+                             factors, &(*counts)[f]);
   }
-  return absl::OkStatus();
+  ws.stack_top = base;
+  ws.Trim();
+  return status;
 }
 
 }  // namespace factord::kernels::reference
