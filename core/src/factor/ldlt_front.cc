@@ -50,9 +50,7 @@ int64_t FrontFactors::bytes() const {
   int64_t bytes = pool_bytes;
   for (const FrontFactor& fr : fronts) {
     if (fr.own == nullptr) continue;
-    bytes += static_cast<int64_t>(fr.own->doubles.size() * sizeof(double) +
-                                  fr.own->rows.size() * sizeof(int32_t) +
-                                  fr.own->sizes.size());
+    bytes += fr.own->bytes;
   }
   return bytes;
 }
@@ -201,16 +199,19 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     fr.pivot_size = {factors->pivot_pool.get() + col_begin,
                      static_cast<size_t>(q)};
   } else {
+    const size_t l_size = static_cast<size_t>(ld) * q;
     fr.own = std::make_unique<FrontFactor::Storage>();
-    fr.own->doubles.resize(static_cast<size_t>(ld) * q + 2 * q);
-    fr.own->rows.resize(ld);
-    fr.own->sizes.resize(q);
-    double* base = fr.own->doubles.data();
-    fr.rows = fr.own->rows;
-    fr.l = {base, static_cast<size_t>(ld) * q};
-    fr.d_diag = {base + static_cast<size_t>(ld) * q, static_cast<size_t>(q)};
-    fr.d_off = {base + static_cast<size_t>(ld) * q + q, static_cast<size_t>(q)};
-    fr.pivot_size = fr.own->sizes;
+    fr.own->doubles = std::make_unique_for_overwrite<double[]>(l_size + 2 * q);
+    fr.own->rows = std::make_unique_for_overwrite<int32_t[]>(ld);
+    fr.own->sizes = std::make_unique_for_overwrite<int8_t[]>(q);
+    fr.own->bytes = static_cast<int64_t>((l_size + 2 * q) * sizeof(double) +
+                                         ld * sizeof(int32_t) + q);
+    double* base = fr.own->doubles.get();
+    fr.rows = {fr.own->rows.get(), static_cast<size_t>(ld)};
+    fr.l = {base, l_size};
+    fr.d_diag = {base + l_size, static_cast<size_t>(q)};
+    fr.d_off = {base + l_size + q, static_cast<size_t>(q)};
+    fr.pivot_size = {fr.own->sizes.get(), static_cast<size_t>(q)};
   }
   for (int t = 0; t < ld; ++t) fr.rows[t] = global[local_row[t]];
   for (int t = 0; t < q; ++t) {

@@ -39,10 +39,12 @@ struct FrontFactor {
   std::span<int8_t> pivot_size;  // q: 1, 2 (first of a pair), 0 (its
                                  // second) or -1 (a perturbed 1x1)
   // Storage of a front that outgrew its slot (it received delayed pivots).
+  // Not initialized: every entry is written.
   struct Storage {
-    std::vector<double> doubles;  // l, d_diag, d_off
-    std::vector<int32_t> rows;
-    std::vector<int8_t> sizes;
+    std::unique_ptr<double[]> doubles;  // l, d_diag, d_off
+    std::unique_ptr<int32_t[]> rows;
+    std::unique_ptr<int8_t[]> sizes;
+    int64_t bytes = 0;
   };
   std::unique_ptr<Storage> own;
 };

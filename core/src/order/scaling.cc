@@ -16,13 +16,19 @@ std::vector<double> RuizScaling(const CsrMatrix& a,
   std::vector<double> row_max(n);
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     std::fill(row_max.begin(), row_max.end(), 0.0);
+    // Row i's own maximum is kept in a register; the stored entries also
+    // count for their column j (the other triangle). max is exact, so the
+    // order does not change the result.
     for (int64_t i = 0; i < n; ++i) {
+      const double si = s[i];
+      double own = 0.0;
       for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const int64_t j = a.col_idx[k];
-        const double v = std::abs(values[k]) * s[i] * s[j];
-        row_max[i] = std::max(row_max[i], v);
+        const double v = std::abs(values[k]) * si * s[j];
+        own = std::max(own, v);
         row_max[j] = std::max(row_max[j], v);
       }
+      row_max[i] = std::max(row_max[i], own);
     }
     double worst = 0;
     for (int64_t i = 0; i < n; ++i) {
