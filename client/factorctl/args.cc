@@ -184,6 +184,14 @@ const std::map<std::string, Setter, std::less<>>& ValueFlags() {
                  c.factorize.sweeps = *x;
                  return absl::OkStatus();
                }},
+              {"trisolve_sweeps",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<int> x = ToInt("trisolve_sweeps", v);
+                 if (!x.ok()) return x.status();
+                 if (*x < 0) return BadValue("trisolve_sweeps", v, "N >= 0");
+                 c.factorize.trisolve_sweeps = *x;
+                 return absl::OkStatus();
+               }},
               {"epsilon",
                [](CommandLine& c, absl::string_view v) -> absl::Status {
                  absl::StatusOr<double> x = ToDouble("epsilon", v);
@@ -340,9 +348,13 @@ flags:
   --solution=FILE      write the solution, one value per line
   --ordering=O         auto|natural|amd|metis|rcm|gmc
   --pivoting=P         bk|static|rook
-  --fill_level=K --drop_tol=X --fill_factor=X --block_size=B --sweeps=N
+  --fill_level=K --drop_tol=X --fill_factor=X --block_size=B
+  --sweeps=N           jacobi_ldlt sweeps
   --epsilon=X --delta=X  jacobi_ldlt pivot threshold, relaxed by delta a sweep
-  --trisolve=T         exact|jacobi|block_jacobi
+  --trisolve=T         ic/ilu triangular solves: exact|jacobi|block_jacobi
+  --trisolve_sweeps=N  ic/ilu Jacobi sweeps after x0 = D^-1 b (0: server
+                       default, 5); block_jacobi blocks have at most
+                       --block_size rows (default 12)
   --deterministic      bitwise-reproducible factorization and solve
   --timeout=SECONDS    deadline of each request
   --keep               run: keep the matrix on the server

@@ -36,7 +36,7 @@ absl::StatusOr<IncompleteValues> FactorIncompleteValues(
   const double tiny = 1e-8 * (max_diag > 0 ? max_diag : 1.0);
   std::vector<int64_t> pos(n, -1);  // column -> position in the current row
   // One IKJ pass on A + alpha diag(A); returns the number of breakdowns,
-  // each replaced by max(|a_ii|, tiny) so that the pass can finish.
+  // each replaced by max(|a_ii|, tiny) (never 0) so that the pass can finish.
   auto factor_pass = [&](double alpha) -> absl::StatusOr<int64_t> {
     int64_t breakdowns = 0;
     std::fill(lu.begin(), lu.end(), 0.0);
@@ -63,8 +63,14 @@ absl::StatusOr<IncompleteValues> FactorIncompleteValues(
           if (t >= 0) lu[t] -= lij * lu[q];
         }
       }
+      // Relative to the row's own diagonal, so that the test is invariant
+      // under symmetric diagonal scaling: IPM blocks span many orders of
+      // magnitude, and 1e-8 max|a_jj| flagged exact positive pivots of
+      // diagonal H + D blocks as breakdowns (docs/s3_s4_comparison.md).
+      const double threshold = a_ii != 0 ? 1e-8 * std::abs(a_ii) : tiny;
       double& pivot = lu[dg[i]];
-      const bool breakdown = ic ? !(pivot > tiny) : !(std::abs(pivot) > tiny);
+      const bool breakdown =
+          ic ? !(pivot > threshold) : !(std::abs(pivot) > threshold);
       if (breakdown) {
         pivot = std::max(std::abs(a_ii), tiny);
         ++breakdowns;

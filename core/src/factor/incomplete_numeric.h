@@ -24,11 +24,13 @@ struct IncompleteValues {
 // ILU(k) values of the general matrix `a` (the matrix the pattern was built
 // from, same order) by IKJ elimination restricted to the pattern (S4 eq. 1).
 // For a symmetric a on a symmetric pattern U = D L^T: the IC(k) factor in
-// LDL^T form. A breakdown (a pivot <= tiny for ic, |pivot| <= tiny for ilu,
-// tiny = 1e-8 max|a_jj|) restarts the factorization on A + alpha diag(A),
+// LDL^T form. A breakdown (a pivot <= 1e-8 |a_ii| for ic, |pivot| <= 1e-8
+// |a_ii| for ilu; 1e-8 max|a_jj| where a_ii = 0) restarts the
+// factorization on A + alpha diag(A),
 // alpha = 1e-3 doubled up to 10 times (Manteuffel's shifted IC); the last
-// attempt replaces its remaining bad pivots by max(|a_ii|, tiny) and counts
-// them. Cancelled through ctx.
+// attempt replaces its remaining bad pivots by max(|a_ii|, 1e-8 max|a_jj|)
+// and counts them. The test is invariant under symmetric diagonal scaling.
+// Cancelled through ctx.
 absl::StatusOr<IncompleteValues> FactorIncompleteValues(
     const IncompletePattern& pattern, const CsrMatrix& a, bool ic,
     const ExecContext& ctx);

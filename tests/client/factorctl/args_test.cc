@@ -112,6 +112,27 @@ TEST(ArgsTest, TlsFlags) {
   EXPECT_THAT(std::string(Usage()), HasSubstr("--tls_ca=FILE"));
 }
 
+TEST(ArgsTest, JacobiFlags) {
+  absl::StatusOr<CommandLine> c =
+      Parse({"run", "m.mtx", "--method=ic", "--trisolve=block_jacobi",
+             "--trisolve_sweeps", "7", "--sweeps=3", "--epsilon=0.01",
+             "--delta=0.9", "--idr_s=6", "--fill_level=1", "--block_size=8"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->factorize.trisolve, "block_jacobi");
+  EXPECT_EQ(c->factorize.trisolve_sweeps, 7);
+  EXPECT_EQ(c->factorize.sweeps, 3);  // jacobi_ldlt's, a separate option
+  EXPECT_EQ(c->factorize.epsilon, 0.01);
+  EXPECT_EQ(c->factorize.delta, 0.9);
+  EXPECT_EQ(c->solve.idr_s, 6);
+  EXPECT_EQ(c->factorize.fill_level, 1);
+  EXPECT_EQ(c->factorize.max_block_size, 8);
+  EXPECT_EQ(Parse({"run", "m.mtx", "--trisolve_sweeps=-1"}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Parse({"run", "m.mtx", "--trisolve_sweeps=x"}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(Usage()), HasSubstr("--trisolve_sweeps=N"));
+}
+
 TEST(ArgsTest, HelpNeedsNoCommand) {
   absl::StatusOr<CommandLine> c = Parse({"--help"});
   ASSERT_TRUE(c.ok());

@@ -342,6 +342,26 @@ TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
   EXPECT_GT(ParseJson(rel)["bytes_freed"].number, 0);
 }
 
+TEST_F(FactorctlTest, IcWithBlockJacobiTrisolvesConverges) {
+  // The ic flags reach the daemon: more block-Jacobi sweeps (S4 eqs. 4-5)
+  // must give fewer PCG iterations.
+  std::map<int, double> iterations;
+  for (int sweeps : {1, 20}) {
+    Invocation run =
+        Factorctl("--json run " + testing::TestDataPath("494_bus.mtx") +
+                  " --method=ic --fill_level=0 --trisolve=block_jacobi" +
+                  " --trisolve_sweeps=" + std::to_string(sweeps) +
+                  " --krylov=cg --tol=1e-6 --max_iterations=3000 " + Server());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    Json j = ParseJson(run);
+    EXPECT_EQ(j["method"].text, "ic");
+    EXPECT_EQ(j["status"].text, "converged") << run.out;
+    EXPECT_LE(j["relative_residual"].number, 1e-6);
+    iterations[sweeps] = j["iterations"].number;
+  }
+  EXPECT_GT(iterations[1], 2 * iterations[20]);
+}
+
 TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
   const std::string bad =
       ::testing::TempDir() + "/bad." + std::to_string(::getpid()) + ".mtx";

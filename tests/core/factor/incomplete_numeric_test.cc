@@ -102,6 +102,24 @@ TEST(IncompleteNumericTest, BreakdownShiftsTheDiagonal) {
   EXPECT_NEAR(At(*p, w->lu, 1, 1), -3.0, 1e-15);
 }
 
+TEST(IncompleteNumericTest, WidelyScaledDiagonalDoesNotBreakDown) {
+  // An IPM-like SPD diagonal spanning 16 orders of magnitude: IC is exact
+  // and no pivot is a breakdown (the test is relative to each a_ii).
+  CsrMatrix a;
+  a.rows = a.cols = 3;
+  a.row_ptr = {0, 1, 2, 3};
+  a.col_idx = {0, 1, 2};
+  a.values = {1e8, 1.0, 1e-8};
+  absl::StatusOr<IncompletePattern> p = SymbolicIlu(a, 0, ExecContext{});
+  ASSERT_TRUE(p.ok());
+  absl::StatusOr<IncompleteValues> v =
+      FactorIncompleteValues(*p, a, /*ic=*/true, ExecContext{});
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->alpha, 0);
+  EXPECT_EQ(v->breakdowns, 0);
+  EXPECT_EQ(v->lu, a.values);
+}
+
 TEST(IncompleteNumericTest, ColumnNormScaling) {
   CsrMatrix a = Cycle4();
   a.values[0] = 16;  // column 0: (16, 1, 1) -> norm sqrt(258)
