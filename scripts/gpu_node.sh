@@ -2,7 +2,9 @@
 # For a machine with an NVIDIA GPU: builds factord with the CUDA backend
 # required (FACTORD_CUDA=ON), runs the whole test suite, fails if any
 # real-device test skipped (they skip only when no device is usable), then
-# runs the CUDA kernel benchmark on real matrices and prints a table.
+# runs the CUDA kernel benchmarks and prints a table for each: block-Jacobi
+# on real matrices, and the S2 §IV batched dense LU/LL^T/LDL^T on random
+# batches of 10,000 blocks of 4, 8, 16 and 32 rows.
 #
 #   ./scripts/gpu_node.sh [DATA_DIR]     (default ../shared/data)
 #
@@ -52,4 +54,23 @@ for r in rows:
     print(f"{name[:27]:<28}{r['max_block']:>4}{r['blocks']:>8}"
           f"{f(r['invert_speedup']):>10}{f(r['apply_speedup']):>9}"
           f"{r['max_rel_diff_inverse']:>11.1e}  {r['device_ok']}")
+PY
+
+# S2 §IV batched dense factorizations: device kernel against the CPU backend.
+./bench/cuda_dense_benchmark --threads="$(nproc)" | tee cuda_dense_benchmark.jsonl
+python3 - cuda_dense_benchmark.jsonl <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(f"{'m':>3} {'kind':<5}{'pivoting':<9}{'cpu ms':>9}{'kernel ms':>10}"
+      f"{'w/ copies ms':>13}{'speedup':>9}{'status !=':>10}{'max diff':>10}")
+for r in rows:
+    if r.get("skipped") or "error" in r:
+        print(r); continue
+    ms = lambda x: "-" if x is None else f"{1e3 * x:.3f}"
+    f = lambda x: "-" if x is None else f"{x:.1f}"
+    print(f"{r['m']:>3} {r['kind']:<5}{r['pivoting']:<9}{ms(r['cpu_s']):>9}"
+          f"{ms(r['gpu_kernel_s']):>10}{ms(r['gpu_with_copies_s']):>13}"
+          f"{f(r['kernel_speedup']):>9}{r['status_mismatches']:>10}"
+          + (f"{r['max_rel_diff']:>10.1e}" if r['max_rel_diff'] is not None
+             else f"{'-':>10}"))
 PY
