@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "absl/random/random.h"
@@ -296,8 +298,33 @@ struct Client::Channel {
   std::string token;
 };
 
+// The client's copies of its uploaded matrices (reupload_on_not_found).
+// Pattern and values are immutable once stored and shared, so a re-upload
+// reads a snapshot without holding the lock, and an UpdateValues copies
+// only the values.
+struct Client::Retained {
+  struct Pattern {
+    int64_t n = 0;
+    std::string structure;
+    std::vector<int64_t> row_ptr;
+    std::vector<int32_t> col_idx;
+  };
+  struct Matrix {
+    std::shared_ptr<const Pattern> pattern;
+    std::shared_ptr<const std::vector<double>> values;
+    std::optional<FactorizeOptions> factorize;  // of the last Factorize
+    bool factorized = false;  // `values` were factorized (not stale)
+  };
+
+  std::mutex mu;
+  std::unordered_map<std::string, Matrix> matrices;  // guarded by mu
+  int64_t reuploads = 0;                             // guarded by mu
+};
+
 Client::Client(std::unique_ptr<Channel> channel, ConnectOptions options)
-    : channel_(std::move(channel)), options_(std::move(options)) {}
+    : channel_(std::move(channel)),
+      options_(std::move(options)),
+      retained_(std::make_unique<Retained>()) {}
 
 Client::~Client() = default;
 
@@ -390,8 +417,8 @@ void FillCsrChunk(const CsrArrays& m, int64_t budget, int64_t* next_row,
 
 }  // namespace
 
-absl::StatusOr<MatrixInfo> Client::Upload(const CsrArrays& matrix,
-                                          absl::string_view id) {
+absl::StatusOr<MatrixInfo> Client::UploadOnce(const CsrArrays& matrix,
+                                              absl::string_view id) {
   if (absl::Status s = CheckCsr(matrix); !s.ok()) return s;
   absl::StatusOr<pb::Structure> structure =
       Parse(kStructures, "structure", matrix.structure);
@@ -425,7 +452,7 @@ absl::StatusOr<MatrixInfo> Client::Upload(const CsrArrays& matrix,
   return FromProto(reply);
 }
 
-absl::StatusOr<MatrixInfo> Client::UpdateValues(
+absl::StatusOr<MatrixInfo> Client::UpdateValuesOnce(
     absl::string_view id, std::span<const double> values) {
   if (id.empty()) return absl::InvalidArgumentError("UpdateValues needs an id");
   grpc::ClientContext context;
@@ -452,7 +479,7 @@ absl::StatusOr<MatrixInfo> Client::UpdateValues(
   return FromProto(reply);
 }
 
-absl::StatusOr<FactorizeResult> Client::Factorize(
+absl::StatusOr<FactorizeResult> Client::FactorizeOnce(
     absl::string_view id, const FactorizeOptions& options) {
   absl::StatusOr<pb::FactorizeRequest> request = ToProto(id, options);
   if (!request.ok()) return request.status();
@@ -474,7 +501,7 @@ absl::StatusOr<std::vector<SolveResult>> Client::Solve(
   return Solve(id, std::span<const std::span<const double>>(views), options);
 }
 
-absl::StatusOr<std::vector<SolveResult>> Client::Solve(
+absl::StatusOr<std::vector<SolveResult>> Client::SolveOnce(
     absl::string_view id, std::span<const std::span<const double>> rhs,
     const SolveOptions& options) {
   absl::StatusOr<pb::Krylov> krylov = Parse(kKrylovs, "krylov", options.krylov);
@@ -569,6 +596,10 @@ absl::StatusOr<std::vector<SolveResult>> Client::Solve(
 }
 
 absl::StatusOr<int64_t> Client::Release(absl::string_view id) {
+  if (options_.reupload_on_not_found) {
+    std::lock_guard lock(retained_->mu);
+    retained_->matrices.erase(std::string(id));
+  }
   grpc::ClientContext context;
   Prepare(&context, options_, channel_->token, id);
   pb::ReleaseRequest request;
@@ -580,6 +611,111 @@ absl::StatusOr<int64_t> Client::Release(absl::string_view id) {
     return s;
   }
   return reply.bytes_freed();
+}
+
+// ---- Transparent re-upload (reupload_on_not_found) ------------------------
+
+absl::StatusOr<MatrixInfo> Client::Upload(const CsrArrays& matrix,
+                                          absl::string_view id) {
+  absl::StatusOr<MatrixInfo> info = UploadOnce(matrix, id);
+  if (!info.ok() || !options_.reupload_on_not_found) return info;
+  auto pattern = std::make_shared<Retained::Pattern>();
+  pattern->n = matrix.n;
+  pattern->structure = matrix.structure;
+  pattern->row_ptr.assign(matrix.row_ptr.begin(), matrix.row_ptr.end());
+  pattern->col_idx.assign(matrix.col_idx.begin(), matrix.col_idx.end());
+  Retained::Matrix kept{.pattern = std::move(pattern),
+                        .values = std::make_shared<const std::vector<double>>(
+                            matrix.values.begin(), matrix.values.end())};
+  std::lock_guard lock(retained_->mu);
+  retained_->matrices.insert_or_assign(info->id, std::move(kept));
+  return info;
+}
+
+absl::StatusOr<MatrixInfo> Client::UpdateValues(
+    absl::string_view id, std::span<const double> values) {
+  absl::StatusOr<MatrixInfo> info = UpdateValuesOnce(id, values);
+  if (!options_.reupload_on_not_found) return info;
+  if (!info.ok() && !ShouldRestore(info.status())) return info;
+  {
+    std::lock_guard lock(retained_->mu);
+    auto it = retained_->matrices.find(std::string(id));
+    if (it == retained_->matrices.end()) return info;
+    if (static_cast<int64_t>(values.size()) !=
+        it->second.pattern->row_ptr.back()) {
+      return info;  // the server's verdict on a wrong length stands
+    }
+    it->second.values = std::make_shared<const std::vector<double>>(
+        values.begin(), values.end());
+    it->second.factorized = false;  // the factorization is stale now
+  }
+  if (info.ok()) return info;
+  // The server lost the matrix: the upload of the new values is the update.
+  return Restore(id, /*refactorize=*/false);
+}
+
+absl::StatusOr<FactorizeResult> Client::Factorize(
+    absl::string_view id, const FactorizeOptions& options) {
+  absl::StatusOr<FactorizeResult> result = FactorizeOnce(id, options);
+  if (ShouldRestore(result.status())) {
+    if (!Restore(id, /*refactorize=*/false).ok()) return result;
+    result = FactorizeOnce(id, options);
+  }
+  if (result.ok() && options_.reupload_on_not_found) {
+    std::lock_guard lock(retained_->mu);
+    auto it = retained_->matrices.find(std::string(id));
+    if (it != retained_->matrices.end()) {
+      it->second.factorize = options;
+      it->second.factorized = true;
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<std::vector<SolveResult>> Client::Solve(
+    absl::string_view id, std::span<const std::span<const double>> rhs,
+    const SolveOptions& options) {
+  absl::StatusOr<std::vector<SolveResult>> results =
+      SolveOnce(id, rhs, options);
+  if (!ShouldRestore(results.status())) return results;
+  if (!Restore(id, /*refactorize=*/true).ok()) return results;
+  return SolveOnce(id, rhs, options);
+}
+
+absl::StatusOr<MatrixInfo> Client::Restore(absl::string_view id,
+                                           bool refactorize) {
+  Retained::Matrix kept;
+  {
+    std::lock_guard lock(retained_->mu);
+    auto it = retained_->matrices.find(std::string(id));
+    if (it == retained_->matrices.end()) {
+      return absl::NotFoundError(
+          absl::StrCat("no copy of matrix '", id, "' kept by the client"));
+    }
+    kept = it->second;
+    ++retained_->reuploads;
+  }
+  const CsrArrays arrays{.n = kept.pattern->n,
+                         .structure = kept.pattern->structure,
+                         .row_ptr = kept.pattern->row_ptr,
+                         .col_idx = kept.pattern->col_idx,
+                         .values = *kept.values};
+  absl::StatusOr<MatrixInfo> info = UploadOnce(arrays, id);
+  if (!info.ok() || !refactorize || !kept.factorized || !kept.factorize) {
+    return info;
+  }
+  absl::StatusOr<FactorizeResult> factor = FactorizeOnce(id, *kept.factorize);
+  if (!factor.ok()) return factor.status();
+  return info;
+}
+
+bool Client::ShouldRestore(const absl::Status& status) const {
+  return options_.reupload_on_not_found && absl::IsNotFound(status);
+}
+
+int64_t Client::reuploads() const {
+  std::lock_guard lock(retained_->mu);
+  return retained_->reuploads;
 }
 
 absl::StatusOr<std::vector<MatrixInfo>> Client::List() {

@@ -58,6 +58,15 @@ struct ConnectOptions {
   std::string tls_ca_file;    // CA that signed the server; empty: system roots
   std::string tls_cert_file;  // client certificate (mutual TLS), with...
   std::string tls_key_file;   // ...its private key
+  // Transparent re-upload (off by default). A restarted daemon, or one that
+  // evicted a matrix, answers NOT_FOUND for it. When set, the client keeps
+  // its own copy of every matrix it uploads (pattern and latest values: the
+  // matrix's size again in client memory) and the options of its last
+  // Factorize; on NOT_FOUND from UpdateValues, Factorize or Solve it uploads
+  // the copy again under the same ID, factorizes it again when the call
+  // needs a factorization (Solve after a Factorize of the current values),
+  // and retries the call once. Release forgets the copy.
+  bool reupload_on_not_found = false;
 };
 
 // A square sparse matrix in 0-based CSR form, borrowed from the caller for
@@ -225,13 +234,35 @@ class Client {
   absl::StatusOr<ServerInfo> Info();
 
   const ConnectOptions& options() const { return options_; }
+  // Matrices uploaded again after NOT_FOUND (reupload_on_not_found).
+  int64_t reuploads() const;
 
  private:
   struct Channel;
+  struct Retained;
   Client(std::unique_ptr<Channel> channel, ConnectOptions options);
+
+  // The RPCs themselves; the public calls add the re-upload around them.
+  absl::StatusOr<MatrixInfo> UploadOnce(const CsrArrays& matrix,
+                                        absl::string_view id);
+  absl::StatusOr<MatrixInfo> UpdateValuesOnce(absl::string_view id,
+                                              std::span<const double> values);
+  absl::StatusOr<FactorizeResult> FactorizeOnce(
+      absl::string_view id, const FactorizeOptions& options);
+  absl::StatusOr<std::vector<SolveResult>> SolveOnce(
+      absl::string_view id, std::span<const std::span<const double>> rhs,
+      const SolveOptions& options);
+  // Uploads the kept copy of `id` again (after NOT_FOUND) and, when
+  // `refactorize` and the kept values were factorized, factorizes it with
+  // the last options. NotFound when no copy is kept.
+  absl::StatusOr<MatrixInfo> Restore(absl::string_view id, bool refactorize);
+  // Whether `status` calls for Restore (the option is on and it is
+  // NOT_FOUND).
+  bool ShouldRestore(const absl::Status& status) const;
 
   std::unique_ptr<Channel> channel_;
   ConnectOptions options_;
+  std::unique_ptr<Retained> retained_;
 };
 
 }  // namespace factord::client

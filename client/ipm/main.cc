@@ -129,7 +129,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
-      factord::client::Client::Connect(flags.server);
+      factord::client::Client::Connect(
+          flags.server,
+          // A daemon restart mid-run costs a re-upload, not the run.
+          {.reupload_on_not_found = true});
   if (!client.ok()) {
     std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
     return 1;
