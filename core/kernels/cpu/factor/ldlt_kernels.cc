@@ -1,10 +1,11 @@
 // Threaded multifrontal traversal: tree-level parallelism (independent
-// subtrees are TBB tasks; small subtrees run serially in postorder) and a
-// BLAS 3 Schur update. Each front is computed by the same code as in the
-// reference and children are assembled in a fixed order, so the result does
-// not depend on the schedule.
+// subtrees are TBB tasks, each run serially in postorder; the fronts above
+// them run after, on the calling thread) and a BLAS 3 Schur update. Each front
+// is computed by the same code as in the reference and children are assembled
+// in a fixed order, so the result does not depend on the schedule.
 #include "kernels/factor/ldlt_kernels.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
@@ -15,9 +16,23 @@
 namespace factord::kernels::cpu {
 namespace {
 
-// Subtrees with less estimated work than this run serially.
+// Subtrees with less estimated work than this are not split further.
 constexpr int64_t kSerialSubtreeWork = 1 << 20;
+// A tree with less work than this runs serially: waking a second thread,
+// moving contribution blocks between cores and waiting for the slowest
+// task cost more than they save on the many-small-front trees of KKT
+// systems (measured: liswet1 3.1 ms on one thread, 4.7 ms on two).
+constexpr int64_t kParallelTreeWork = 16 * kSerialSubtreeWork;
+// The independent subtrees are split until none has more than 1/(kSplit *
+// threads) of the work, so that tasks balance over the threads.
+constexpr int64_t kSplit = 4;
 
+// Two phases (Geist & Ng's subtree-to-thread mapping, as in MUMPS' layer
+// L0): the largest subtree is replaced by its children until the subtrees
+// are small enough; they run as TBB tasks, each serially in postorder on
+// its thread's stack, and then the fronts above them run in postorder on
+// the calling thread. Only the blocks of the subtrees' tops cross threads
+// (heap); every other contribution block lives on a stack.
 class TreeRun {
  public:
   TreeRun(const ExecContext& ctx, const internal::LdltSymbolic& sym,
@@ -33,7 +48,40 @@ class TreeRun {
         cbs_(sym.num_fronts()) {}
 
   absl::Status Run() {
-    ArenaFor(std::max(1, ctx_.threads)).execute([&] { RunSet(sym_.roots); });
+    const int threads = std::max(1, ctx_.threads);
+    int64_t total = 0;
+    for (int32_t r : sym_.roots) total += sym_.subtree_work[r];
+    std::vector<int32_t> subtrees;
+    std::vector<char> above(sym_.num_fronts(), 0);
+    if (threads > 1 && total >= kParallelTreeWork) {
+      subtrees = Split(total / (kSplit * threads), &above);
+    }
+    if (subtrees.size() > 1) {
+      // Largest first, so that the last tasks to start are the short ones.
+      std::sort(subtrees.begin(), subtrees.end(), [&](int32_t a, int32_t b) {
+        return sym_.subtree_work[a] > sym_.subtree_work[b];
+      });
+      ArenaFor(threads).execute([&] {
+        tbb::task_group group;
+        for (int32_t top : subtrees) {
+          group.run([this, top] {
+            RunRange(sym_.first_descendant[top], top, /*top_on_heap=*/true);
+          });
+        }
+        group.wait();
+      });
+      // The fronts above the subtrees, in postorder on this thread.
+      internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
+      const int64_t base = ws.stack_top;
+      ws.Reserve(sym_);
+      for (int32_t f = 0; f < sym_.num_fronts() && !Failed(); ++f) {
+        if (above[f]) Front(f, ws, /*cb_on_stack=*/true);
+      }
+      ws.stack_top = base;
+    } else {
+      RunRange(0, static_cast<int32_t>(sym_.num_fronts()) - 1,
+               /*top_on_heap=*/false);
+    }
     return status();
   }
 
@@ -49,68 +97,43 @@ class TreeRun {
     failed_.store(true, std::memory_order_relaxed);
   }
 
-  // Runs the subtrees rooted at `tops` (independent of each other). Small
-  // subtrees are batched into tasks of at least kSerialSubtreeWork (a KKT
-  // forest has thousands of tiny trees; a task each costs more than them).
-  void RunSet(std::span<const int32_t> tops) {
-    if (tops.size() == 1 || ctx_.threads <= 1) {
-      for (int32_t f : tops) RunSubtree(f);
-      return;
-    }
-    tbb::task_group group;
-    size_t begin = 0;
-    int64_t work = 0;
-    for (size_t i = 0; i < tops.size(); ++i) {
-      work += sym_.subtree_work[tops[i]];
-      if (work >= kSerialSubtreeWork || i + 1 == tops.size()) {
-        const std::span<const int32_t> batch =
-            tops.subspan(begin, i + 1 - begin);
-        group.run([this, batch] {
-          for (int32_t f : batch) RunSubtree(f);
-        });
-        begin = i + 1;
-        work = 0;
+  // Independent subtrees of at most `limit` work (or leaves, or at most
+  // kSerialSubtreeWork); the fronts split off are marked in `above`.
+  std::vector<int32_t> Split(int64_t limit, std::vector<char>* above) {
+    limit = std::max(limit, kSerialSubtreeWork);
+    auto lighter = [&](int32_t a, int32_t b) {
+      return sym_.subtree_work[a] < sym_.subtree_work[b];
+    };
+    std::vector<int32_t> heap(sym_.roots.begin(), sym_.roots.end());
+    std::make_heap(heap.begin(), heap.end(), lighter);
+    while (!heap.empty()) {
+      const int32_t f = heap.front();
+      if (sym_.subtree_work[f] <= limit ||
+          sym_.child_ptr[f + 1] == sym_.child_ptr[f]) {
+        break;
+      }
+      std::pop_heap(heap.begin(), heap.end(), lighter);
+      heap.pop_back();
+      (*above)[f] = 1;
+      for (int32_t k = sym_.child_ptr[f]; k < sym_.child_ptr[f + 1]; ++k) {
+        heap.push_back(sym_.children[k]);
+        std::push_heap(heap.begin(), heap.end(), lighter);
       }
     }
-    group.wait();
+    return heap;
   }
 
-  void RunSubtree(int32_t top) {
-    if (ctx_.threads <= 1 || sym_.subtree_work[top] < kSerialSubtreeWork) {
-      // Postorder on this thread: the blocks stay on its stack except the
-      // top's, which its parent may read on another thread.
-      internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
-      const int64_t base = ws.stack_top;
-      ws.Reserve(sym_);
-      for (int32_t f = sym_.first_descendant[top]; f <= top && !Failed(); ++f) {
-        Front(f, ws, /*cb_on_stack=*/f != top);
-      }
-      ws.stack_top = base;
-      return;
+  // Fronts first..last (a union of whole subtrees in postorder) on this
+  // thread; with top_on_heap, the block of `last` goes to the heap (its
+  // parent runs elsewhere), all others on the stack.
+  void RunRange(int32_t first, int32_t last, bool top_on_heap) {
+    internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
+    const int64_t base = ws.stack_top;
+    ws.Reserve(sym_);
+    for (int32_t f = first; f <= last && !Failed(); ++f) {
+      Front(f, ws, /*cb_on_stack=*/!(top_on_heap && f == last));
     }
-    // Follow single-child chains without recursing, then run the children
-    // of the chain's bottom in parallel and the chain bottom-up.
-    std::vector<int32_t> chain = {top};
-    while (sym_.child_ptr[chain.back() + 1] - sym_.child_ptr[chain.back()] ==
-           1) {
-      const int32_t child = sym_.children[sym_.child_ptr[chain.back()]];
-      if (sym_.subtree_work[child] < kSerialSubtreeWork) break;
-      chain.push_back(child);
-    }
-    const int32_t bottom = chain.back();
-    const std::span<const int32_t> below(
-        sym_.children.data() + sym_.child_ptr[bottom],
-        sym_.child_ptr[bottom + 1] - sym_.child_ptr[bottom]);
-    if (chain.size() > 1 || below.size() != 1) {
-      RunSet(below);
-    } else {
-      RunSubtree(below[0]);
-    }
-    for (auto it = chain.rbegin(); it != chain.rend() && !Failed(); ++it) {
-      internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
-      ws.Reserve(sym_);
-      Front(*it, ws, /*cb_on_stack=*/false);
-    }
+    ws.stack_top = base;
   }
 
   void Front(int32_t f, internal::FrontWorkspace& ws, bool cb_on_stack) {
