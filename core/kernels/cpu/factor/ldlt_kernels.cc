@@ -55,6 +55,15 @@ class TreeRun {
     std::vector<char> above(sym_.num_fronts(), 0);
     if (threads > 1 && total >= kParallelTreeWork) {
       subtrees = Split(total / (kSplit * threads), &above);
+      // Worth it only when the independent part is (the fronts above run
+      // serially: a tree dominated by a few large top fronts gains nothing
+      // from threads here, its dgemm calls are threaded by BLAS).
+      int64_t independent = 0;
+      for (int32_t top : subtrees) independent += sym_.subtree_work[top];
+      if (independent < kParallelTreeWork) {
+        subtrees.clear();
+        std::fill(above.begin(), above.end(), 0);
+      }
     }
     if (subtrees.size() > 1) {
       // Largest first, so that the last tasks to start are the short ones.
@@ -62,11 +71,23 @@ class TreeRun {
         return sym_.subtree_work[a] > sym_.subtree_work[b];
       });
       ArenaFor(threads).execute([&] {
+        // Small subtrees are batched into tasks of at least
+        // kSerialSubtreeWork (a KKT forest has thousands of tiny trees).
         tbb::task_group group;
-        for (int32_t top : subtrees) {
-          group.run([this, top] {
-            RunRange(sym_.first_descendant[top], top, /*top_on_heap=*/true);
+        size_t begin = 0;
+        int64_t work = 0;
+        for (size_t i = 0; i < subtrees.size(); ++i) {
+          work += sym_.subtree_work[subtrees[i]];
+          if (work < kSerialSubtreeWork && i + 1 < subtrees.size()) continue;
+          const std::span<const int32_t> batch(subtrees.data() + begin,
+                                               i + 1 - begin);
+          group.run([this, batch] {
+            for (int32_t top : batch) {
+              RunRange(sym_.first_descendant[top], top, /*top_on_heap=*/true);
+            }
           });
+          begin = i + 1;
+          work = 0;
         }
         group.wait();
       });
