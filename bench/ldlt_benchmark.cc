@@ -3,6 +3,7 @@
 //
 //   ldlt_benchmark [--threads=N] [--data=DIR] [--limit_n=N] [--filter=S]
 //                  [--no_peers] [--reuse_repeats=N]
+//                  [--scaling=ruiz|matching|none]
 //                  [FILE.mtx ...]
 //
 // Without files it runs every symmetric system under DIR (default
@@ -88,6 +89,9 @@ void ZeroTrailingDiagonal(CsrMatrix& a, int64_t m) {
   }
 }
 
+// The scaling factord uses (--scaling), Ruiz by default.
+Scaling g_scaling = Scaling::kRuiz;
+
 struct FactordRun {
   bool ok = false;
   std::string error;
@@ -102,6 +106,7 @@ FactordRun RunFactord(std::shared_ptr<const CsrMatrix> a,
   FactordRun run;
   FactorOptions options;
   options.method = Method::kLdlt;
+  options.scaling = g_scaling;
   if (analysis == nullptr) {
     auto analyzed = Analyze(*a, options, ctx);
     if (!analyzed.ok()) {
@@ -198,6 +203,11 @@ int main(int argc, char** argv) {
     } else if (absl::StartsWith(arg, "--reuse_repeats=")) {
       (void)absl::SimpleAtoi(arg.substr(16), &reuse_repeats);
       reuse_repeats = std::max(1, reuse_repeats);
+    } else if (absl::StartsWith(arg, "--scaling=")) {
+      const std::string name = arg.substr(10);
+      g_scaling = name == "matching" ? Scaling::kMatching
+                  : name == "none"   ? Scaling::kNone
+                                     : Scaling::kRuiz;
     } else if (arg == "--no_peers") {
       peers = false;
     } else if (absl::StartsWith(arg, "--filter=")) {
@@ -263,6 +273,7 @@ int main(int argc, char** argv) {
           "],\"inertia_reliable\":", f.inertia_reliable ? "true" : "false",
           ",\"factor_status\":\"", FactorStatusName(f.status), "\"",
           ",\"delayed_pivots\":", f.delayed_pivots,
+          ",\"two_by_two_pivots\":", f.two_by_two_pivots,
           ",\"perturbed_pivots\":", f.perturbed_pivots);
     } else {
       absl::StrAppend(&line, ",\"error\":\"", ours.error, "\"");
@@ -361,6 +372,7 @@ int main(int argc, char** argv) {
     if (limit_n > 0 && m0->rows > limit_n) continue;
     FactorOptions options;
     options.method = Method::kLdlt;
+    options.scaling = g_scaling;
     std::vector<double> first_analyze, first_pre, first_fact, first_total;
     std::vector<double> second_analyze, second_pre, second_fact, second_total;
     std::shared_ptr<const Factorization> second_factor;
@@ -450,13 +462,17 @@ int main(int argc, char** argv) {
       refactor_fraction.size(), JsonNumber(Median(analyze_fractions)).c_str(),
       JsonNumber(Median(refactor_fraction)).c_str());
   std::printf(
-      "{\"summary\":true,\"threads\":%d,\"compared\":%d,"
+      "{\"summary\":true,\"threads\":%d,\"scaling\":\"%s\","
+      "\"compared\":%d,"
       "\"negative_count_agrees_with_mumps\":%d,\"residual_criterion_met\":%d,"
       "\"median_ratio_analyze_factorize\":%s,\"median_ratio_factorize\":%s,"
       "\"median_ratio_solve\":%s,\"disagreements\":[%s],"
       "\"residual_failures\":[%s]}\n",
-      ctx.threads, compared, agree, residual_ok,
-      JsonNumber(Median(factor_ratios)).c_str(),
+      ctx.threads,
+      g_scaling == Scaling::kMatching ? "matching"
+      : g_scaling == Scaling::kNone   ? "none"
+                                      : "ruiz",
+      compared, agree, residual_ok, JsonNumber(Median(factor_ratios)).c_str(),
       JsonNumber(Median(factorize_only_ratios)).c_str(),
       JsonNumber(Median(solve_ratios)).c_str(), Quoted(disagreements).c_str(),
       Quoted(residual_failures).c_str());

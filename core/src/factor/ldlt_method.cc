@@ -6,7 +6,8 @@
 // fill-reducing ordering (AMD by default, METIS, RCM or natural), etree,
 // postorder, column counts, amalgamated fronts, the gather map, and the
 // memory estimate. Factorization: the IPM shifts added to the stored values,
-// Ruiz scaling recomputed from them, the front tree factorized (threshold
+// Ruiz (or, with Scaling::kMatching, the matching-based) scaling recomputed
+// from them, the front tree factorized (threshold
 // 1x1/2x2 pivoting inside each front, delays to the parent, perturbation
 // only at a root), inertia counted from D. Solve: front-wise triangular
 // solves and iterative refinement on the matrix as uploaded until the
@@ -35,6 +36,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -251,9 +253,25 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
       return absl::InvalidArgumentError("the matrix has a non-finite value");
     }
   }
-  std::vector<double> scaling = options.scaling == Scaling::kNone
-                                    ? std::vector<double>(n, 1.0)
-                                    : RuizScaling(*a, stored);
+  // Ruiz by default; the matching-based scaling of S1 §II on request. Its
+  // 2x2 candidates are reported, not yet imposed on the pivot order (the
+  // threshold pivoting inside fronts finds its own 2x2 pivots).
+  std::vector<double> scaling;
+  std::string scaling_note;
+  if (options.scaling == Scaling::kNone) {
+    scaling.assign(n, 1.0);
+  } else if (options.scaling == Scaling::kMatching) {
+    MatchingScaling matching = ComputeMatchingScaling(*a, stored);
+    scaling = std::move(matching.scaling);
+    scaling_note = absl::StrCat(
+        ", matching scaling: ", matching.two_by_two.size(), " 2x2 candidates");
+    if (matching.structurally_singular()) {
+      absl::StrAppend(&scaling_note, ", structurally singular (rank ",
+                      matching.matched, " of ", n, ")");
+    }
+  } else {
+    scaling = RuizScaling(*a, stored);
+  }
   // Permuted, scaled values in the order of the symbolic column structure
   // (the scaling permuted first, so that the loop reads it in order).
   std::vector<double> permuted_scaling(n);
@@ -336,7 +354,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
       report.perturbed_pivots > 0
           ? absl::StrCat(", ", report.perturbed_pivots,
                          " pivots perturbed (numerically singular)")
-          : "");
+          : "",
+      scaling_note);
   auto factorization = std::make_shared<LdltFactorization>(
       std::move(a), std::move(analysis), std::move(scaling), std::move(fronts),
       std::move(report));
