@@ -149,9 +149,9 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
   BlockIldltStats& stats = f->stats_;
 
   for (int64_t j = 0; j < nb; ++j) {
-    if ((j & 255) == 0) {
-      if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
-    }
+    // Every block column: with a high fill level one column's pull updates
+    // can take long, and a check is one clock read (cancel-to-stop, issue 8).
+    if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
     const int bj = s.block_size(j);
     const int64_t start = s.block_ptr[j];
     for (int64_t t = s.col_ptr[j]; t < s.col_ptr[j + 1]; ++t) {
