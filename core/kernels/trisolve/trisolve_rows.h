@@ -1,7 +1,9 @@
 // The work on one row or one block of the triangular-solve kernels (S4
 // §2.1), written once: the reference backend loops serially, the cpu backend
 // in parallel chunks (and level sets for the substitution), and both call
-// these, so they agree bit for bit.
+// these, so they agree bit for bit. The CUDA sweeps
+// (kernels/cuda/trisolve/trisolve_launch.cu) call the FACTORD_HOST_DEVICE
+// ones on the device, one thread per row or one lane per block row.
 #ifndef FACTORD_KERNELS_TRISOLVE_TRISOLVE_ROWS_H_
 #define FACTORD_KERNELS_TRISOLVE_TRISOLVE_ROWS_H_
 
@@ -10,6 +12,7 @@
 #include <span>
 
 #include "kernels/common/gauss_jordan.h"
+#include "kernels/common/host_device.h"
 #include "kernels/trisolve/trisolve_kernels.h"
 
 namespace factord::kernels {
@@ -18,15 +21,33 @@ namespace factord::kernels {
 // of the triangle, in ascending column order. With x = the solution so far
 // this is forward/backward substitution; with x = x_old it is one Jacobi
 // update (S4 eq. 2 written as x_new = D^{-1}(b - (T - D) x_old)).
-inline double TriangularRowUpdate(const TriangularFactor& t, Triangle triangle,
-                                  int64_t i, std::span<const double> b,
-                                  std::span<const double> x) {
+FACTORD_HOST_DEVICE inline double TriangularRowUpdate(
+    const TriangularFactor& t, Triangle triangle, int64_t i,
+    std::span<const double> b, std::span<const double> x) {
   const bool lower = triangle == Triangle::kLower;
   const int64_t begin = lower ? t.row_ptr[i] : t.diag[i] + 1;
   const int64_t end = lower ? t.diag[i] : t.row_ptr[i + 1];
   double s = b[i];
   for (int64_t p = begin; p < end; ++p) s -= t.values[p] * x[t.col_idx[p]];
   return lower ? s : s / t.values[t.diag[i]];
+}
+
+// S4 eq. 5, one row: r_i = b_i - sum T_ij x_old_j over the stored strict
+// part of row i of the triangle outside the diagonal block [first, last),
+// in ascending column order.
+FACTORD_HOST_DEVICE inline double BlockRowResidual(
+    const TriangularFactor& t, Triangle triangle, int64_t first, int64_t last,
+    int64_t i, std::span<const double> b, std::span<const double> x_old) {
+  const bool lower = triangle == Triangle::kLower;
+  const int64_t begin = lower ? t.row_ptr[i] : t.diag[i] + 1;
+  const int64_t end = lower ? t.diag[i] : t.row_ptr[i + 1];
+  double s = b[i];
+  for (int64_t p = begin; p < end; ++p) {
+    const int32_t c = t.col_idx[p];
+    if (c >= first && c < last) continue;  // inside D_B
+    s -= t.values[p] * x_old[c];
+  }
+  return s;
 }
 
 // S4 eqs. 4-5 for block `block`: r = b - (T - D_B) x_old on its rows (only
@@ -41,19 +62,9 @@ inline void BlockJacobiUpdate(const TriangularFactor& t, Triangle triangle,
   const int64_t first = blocks.block_ptr[block];
   const int64_t last = blocks.block_ptr[block + 1];  // one past the block
   const int64_t m = last - first;
-  const bool lower = triangle == Triangle::kLower;
   double r[kMaxGaussJordanSize];
   for (int64_t li = 0; li < m; ++li) {
-    const int64_t i = first + li;
-    const int64_t begin = lower ? t.row_ptr[i] : t.diag[i] + 1;
-    const int64_t end = lower ? t.diag[i] : t.row_ptr[i + 1];
-    double s = b[i];
-    for (int64_t p = begin; p < end; ++p) {
-      const int32_t c = t.col_idx[p];
-      if (c >= first && c < last) continue;  // inside D_B
-      s -= t.values[p] * x_old[c];
-    }
-    r[li] = s;
+    r[li] = BlockRowResidual(t, triangle, first, last, first + li, b, x_old);
   }
   const double* inverse = inverses.data() + blocks.value_ptr[block];
   for (int64_t li = 0; li < m; ++li) {
