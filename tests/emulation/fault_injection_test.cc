@@ -9,6 +9,7 @@
 #include "tests/emulation/block_jacobi_cases.h"
 #include "tests/emulation/dense_batched_cases.h"
 #include "tests/emulation/dense_ldlt_cases.h"
+#include "tests/emulation/trisolve_cases.h"
 
 namespace factord::emulation_testing {
 namespace {
@@ -37,7 +38,63 @@ std::string BatchedDenseDifference(const NamedDenseParams& np, uint64_t seed) {
   return error.empty() ? FirstDifference(got, want) : "launch: " + error;
 }
 
+// The trisolve sweeps (S4 eqs. 2, 4-5) on the planted factor, 3 sweeps:
+// "" when the emulated iterates and statuses equal the reference's bit for
+// bit, else the first difference. `block` selects the block sweep.
+std::string TrisolveDifference(Triangle triangle, bool block, uint64_t seed) {
+  const TrisolveCase c = MakePlantedCase();
+  if (!block) {
+    return FirstDifference(EmulatedJacobi(c, triangle, 3, seed),
+                           ReferenceJacobi(c, triangle, 3));
+  }
+  std::vector<uint8_t> inverse_status;
+  const std::vector<double> inverses =
+      ReferenceInverses(c, triangle, &inverse_status);
+  return FirstDifference(EmulatedBlockJacobi(c, triangle, inverses, 3, seed),
+                         ReferenceBlockJacobi(c, triangle, inverses, 3));
+}
+
+// A fault that the trisolve kernels do not reach leaves them right.
+[[maybe_unused]] void ExpectTrisolveUnaffected() {
+  for (Triangle triangle : {Triangle::kLower, Triangle::kUpper}) {
+    EXPECT_EQ(TrisolveDifference(triangle, /*block=*/false, 7), "");
+    EXPECT_EQ(TrisolveDifference(triangle, /*block=*/true, 8), "");
+  }
+}
+
 #if defined(FACTORD_FAULT_WRONG_SHUFFLE_LANE)
+// The block sweep broadcasts r_lj by __shfl_sync: with the next lane's
+// residual in its place the block product is wrong (a block of 1 reads an
+// idle lane's 0). The scalar sweep has no shuffle: still right.
+TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInBlockTrisolve) {
+  for (Triangle triangle : {Triangle::kLower, Triangle::kUpper}) {
+    for (uint64_t seed : kScheduleSeeds) {
+      const std::string difference =
+          TrisolveDifference(triangle, /*block=*/true, seed);
+      EXPECT_NE(difference, "") << "seed " << seed;
+      std::printf("[wrong shuffle lane] block trisolve %s seed %llu: %s\n",
+                  triangle == Triangle::kLower ? "lower" : "upper",
+                  static_cast<unsigned long long>(seed), difference.c_str());
+    }
+    EXPECT_EQ(TrisolveDifference(triangle, /*block=*/false, 9), "");
+  }
+  // Not only the block of 1 (which reads an idle lane): nearly every row
+  // of the first sweep is wrong.
+  const TrisolveCase c = MakePlantedCase();
+  std::vector<uint8_t> inverse_status;
+  const std::vector<double> inverses =
+      ReferenceInverses(c, Triangle::kLower, &inverse_status);
+  const SweepRun got = EmulatedBlockJacobi(c, Triangle::kLower, inverses, 1, 4);
+  const SweepRun want = ReferenceBlockJacobi(c, Triangle::kLower, inverses, 1);
+  int64_t wrong_rows = 0;
+  for (int64_t i = 0; i < c.n(); ++i) {
+    wrong_rows += got.iterates[0][i] != want.iterates[0][i];
+  }
+  std::printf("[wrong shuffle lane] block trisolve: %lld of %lld rows wrong\n",
+              static_cast<long long>(wrong_rows),
+              static_cast<long long>(c.n()));
+  EXPECT_GT(wrong_rows, c.n() / 2);
+}
 TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInGaussJordan) {
   for (const BlockJacobiCase& c :
        {MakePlantedEdgeCases(), MakeRandomCase(9, 31)}) {
@@ -110,6 +167,11 @@ TEST(EmulatedFaultInjection, DenseLdltWithoutSyncthreadsStillMatches) {
   EXPECT_TRUE(SameOutputs(got, want));
 }
 
+// Nor have the trisolve sweeps: no false alarm.
+TEST(EmulatedFaultInjection, TrisolveWithoutSyncthreadsStillMatches) {
+  ExpectTrisolveUnaffected();
+}
+
 // Nor has the batched dense kernel: no false alarm for any kind.
 TEST(EmulatedFaultInjection, BatchedDenseWithoutSyncthreadsStillMatches) {
   for (const NamedDenseParams& np : AllDenseParams()) {
@@ -165,6 +227,12 @@ TEST(EmulatedFaultInjection, DetectsWrongReductionLaneInGaussJordan) {
               : cmp.launch_error.c_str());
     }
   }
+}
+
+// The trisolve sweeps have no reduction (the block status is a vote):
+// still right.
+TEST(EmulatedFaultInjection, TrisolveWithoutReductionsStillMatches) {
+  ExpectTrisolveUnaffected();
 }
 
 // The dense LDL^T kernel of the fronts searches by gathered columns, not by
