@@ -71,7 +71,8 @@ TEST(CudaTrisolve, DeviceSweepsMatchReferenceBitForBit) {
   }
 }
 
-// Sizes are checked before anything reaches the device (runs without one).
+// Sizes are checked before anything is copied (a stream needs a device, so
+// this skips without one too).
 TEST(CudaTrisolve, WrongSizesAreInvalidArgument) {
   const cuda::CudaDevices devices = cuda::DetectCudaDevices();
   if (devices.count == 0) {
