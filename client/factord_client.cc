@@ -81,6 +81,17 @@ constexpr NamedValue<pb::Pivoting> kPivotings[] = {
     {"static", pb::PIVOTING_STATIC},
     {"rook", pb::PIVOTING_ROOK},
 };
+constexpr NamedValue<pb::Scaling> kScalings[] = {
+    {"auto", pb::SCALING_AUTO},
+    {"none", pb::SCALING_NONE},
+    {"ruiz", pb::SCALING_RUIZ},
+    {"matching", pb::SCALING_MATCHING},
+    {"column_norm", pb::SCALING_COLUMN_NORM},
+};
+constexpr NamedValue<pb::Blocking> kBlockings[] = {
+    {"rb", pb::BLOCKING_RB},
+    {"br", pb::BLOCKING_BR},
+};
 constexpr NamedValue<pb::TriangularSolve> kTrisolves[] = {
     {"exact", pb::TRIANGULAR_SOLVE_EXACT},
     {"jacobi", pb::TRIANGULAR_SOLVE_JACOBI},
@@ -160,14 +171,20 @@ absl::StatusOr<pb::FactorizeRequest> ToProto(absl::string_view id,
       Parse(kPivotings, "pivoting", o.pivoting);
   absl::StatusOr<pb::TriangularSolve> trisolve =
       Parse(kTrisolves, "triangular solve", o.trisolve);
-  for (const absl::Status& s : {method.status(), ordering.status(),
-                                pivoting.status(), trisolve.status()}) {
+  absl::StatusOr<pb::Scaling> scaling = Parse(kScalings, "scaling", o.scaling);
+  absl::StatusOr<pb::Blocking> blocking =
+      Parse(kBlockings, "blocking", o.blocking);
+  for (const absl::Status& s :
+       {method.status(), ordering.status(), pivoting.status(),
+        trisolve.status(), scaling.status(), blocking.status()}) {
     if (!s.ok()) return s;
   }
   request.set_method(*method);
   pb::FactorOptions* p = request.mutable_options();
   p->set_ordering(*ordering);
   p->set_pivoting(*pivoting);
+  p->set_scaling(*scaling);
+  p->set_blocking(*blocking);
   p->set_max_block_size(o.max_block_size);
   if (o.fill_level) p->set_fill_level(*o.fill_level);
   if (o.drop_tolerance) p->set_drop_tolerance(*o.drop_tolerance);

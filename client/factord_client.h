@@ -101,6 +101,9 @@ struct FactorizeOptions {
   std::string method = "auto";
   std::string ordering = "auto";  // auto | natural | amd | metis | rcm | gmc
   std::string pivoting = "bk";    // bk (Bunch-Kaufman) | static | rook
+  // auto | none | ruiz | matching | column_norm (auto: the method's default)
+  std::string scaling = "auto";
+  std::string blocking = "rb";    // block_ildlt: rb | br (S1 §III-A)
   int max_block_size = 0;         // 0: server default
   std::optional<int> fill_level;  // -1: full fill
   std::optional<double> drop_tolerance;

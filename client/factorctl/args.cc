@@ -116,6 +116,24 @@ const std::map<std::string, Setter, std::less<>>& ValueFlags() {
                  c.factorize.pivoting = std::string(v);
                  return absl::OkStatus();
                }},
+              {"scaling",
+               [](CommandLine& c, absl::string_view v) {
+                 if (v != "auto" && v != "none" && v != "ruiz" &&
+                     v != "matching" && v != "column_norm") {
+                   return BadValue("scaling", v,
+                                   "auto|none|ruiz|matching|column_norm");
+                 }
+                 c.factorize.scaling = std::string(v);
+                 return absl::OkStatus();
+               }},
+              {"blocking",
+               [](CommandLine& c, absl::string_view v) {
+                 if (v != "rb" && v != "br") {
+                   return BadValue("blocking", v, "rb|br");
+                 }
+                 c.factorize.blocking = std::string(v);
+                 return absl::OkStatus();
+               }},
               {"trisolve",
                [](CommandLine& c, absl::string_view v) {
                  c.factorize.trisolve = std::string(v);
@@ -348,6 +366,10 @@ flags:
   --solution=FILE      write the solution, one value per line
   --ordering=O         auto|natural|amd|metis|rcm|gmc
   --pivoting=P         bk|static|rook
+  --scaling=S          auto|none|ruiz|matching|column_norm (auto: Ruiz for
+                       ldlt/block_ildlt, none for ic/ilu)
+  --blocking=B         block_ildlt blocking: rb (order, then block
+                       neighbours) | br (block similar rows, then order)
   --fill_level=K --drop_tol=X --fill_factor=X --block_size=B
   --sweeps=N           jacobi_ldlt sweeps
   --epsilon=X --delta=X  jacobi_ldlt pivot threshold, relaxed by delta a sweep

@@ -133,6 +133,37 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
           "options.trisolve",
           absl::StrCat(in.trisolve(), " is not a known triangular solve"));
   }
+  switch (in.scaling()) {
+    case pb::SCALING_AUTO:
+      out.scaling = Scaling::kAuto;
+      break;
+    case pb::SCALING_NONE:
+      out.scaling = Scaling::kNone;
+      break;
+    case pb::SCALING_RUIZ:
+      out.scaling = Scaling::kRuiz;
+      break;
+    case pb::SCALING_MATCHING:
+      out.scaling = Scaling::kMatching;
+      break;
+    case pb::SCALING_COLUMN_NORM:
+      out.scaling = Scaling::kColumnNorm;
+      break;
+    default:
+      return Invalid("options.scaling",
+                     absl::StrCat(in.scaling(), " is not a known scaling"));
+  }
+  switch (in.blocking()) {
+    case pb::BLOCKING_RB:
+      out.blocking = Blocking::kRb;
+      break;
+    case pb::BLOCKING_BR:
+      out.blocking = Blocking::kBr;
+      break;
+    default:
+      return Invalid("options.blocking",
+                     absl::StrCat(in.blocking(), " is not a known blocking"));
+  }
   if (in.max_block_size() != 0) {
     if (in.max_block_size() < 1 || in.max_block_size() > 32) {
       return Invalid(

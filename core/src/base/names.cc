@@ -137,10 +137,10 @@ absl::string_view SolveStatusName(SolveStatus s) {
 std::string FactorOptions::AnalysisKey() const {
   // Only what shapes the symbolic analysis; values, shifts and numeric
   // thresholds do not invalidate it.
-  return absl::StrCat(MethodName(method), "/", OrderingName(ordering), "/b",
-                      max_block_size, "/l", fill_level, "/s",
-                      static_cast<int>(scaling), "/t",
-                      static_cast<int>(trisolve));
+  return absl::StrCat(
+      MethodName(method), "/", OrderingName(ordering), "/b", max_block_size,
+      "/l", fill_level, "/s", static_cast<int>(scaling), "/t",
+      static_cast<int>(trisolve), "/k", static_cast<int>(blocking));
 }
 
 }  // namespace factord

@@ -133,6 +133,34 @@ TEST(ArgsTest, JacobiFlags) {
   EXPECT_THAT(std::string(Usage()), HasSubstr("--trisolve_sweeps=N"));
 }
 
+TEST(ArgsTest, ScalingAndBlockingFlags) {
+  absl::StatusOr<CommandLine> d = Parse({"run", "m.mtx"});
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->factorize.scaling, "auto");
+  EXPECT_EQ(d->factorize.blocking, "rb");
+  for (const char* scaling :
+       {"auto", "none", "ruiz", "matching", "column_norm"}) {
+    const std::string flag = std::string("--scaling=") + scaling;
+    absl::StatusOr<CommandLine> c =
+        Parse({"run", "m.mtx", "--method=ldlt", flag.c_str()});
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_EQ(c->factorize.scaling, scaling);
+  }
+  absl::StatusOr<CommandLine> br =
+      Parse({"factorize", "--id=m", "--blocking", "br"});
+  ASSERT_TRUE(br.ok()) << br.status();
+  EXPECT_EQ(br->factorize.blocking, "br");
+  absl::Status bad = Parse({"run", "m.mtx", "--scaling=mc64"}).status();
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad.message(), HasSubstr("--scaling=mc64"));
+  EXPECT_THAT(bad.message(), HasSubstr("matching"));
+  bad = Parse({"run", "m.mtx", "--blocking=cosine"}).status();
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad.message(), HasSubstr("rb|br"));
+  EXPECT_THAT(std::string(Usage()), HasSubstr("--scaling=S"));
+  EXPECT_THAT(std::string(Usage()), HasSubstr("--blocking=B"));
+}
+
 TEST(ArgsTest, HelpNeedsNoCommand) {
   absl::StatusOr<CommandLine> c = Parse({"--help"});
   ASSERT_TRUE(c.ok());

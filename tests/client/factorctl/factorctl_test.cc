@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "factord/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "server/config.h"
 #include "server/server.h"
@@ -360,6 +361,62 @@ TEST_F(FactorctlTest, IcWithBlockJacobiTrisolvesConverges) {
     iterations[sweeps] = j["iterations"].number;
   }
   EXPECT_GT(iterations[1], 2 * iterations[20]);
+}
+
+TEST_F(FactorctlTest, LdltWithMatchingScalingOnKktSystems) {
+  // --scaling reaches the daemon: ldlt reports the matching's 2x2
+  // candidates only when it ran. The 2x2 KKT form [-(H+D) A^T; A D2] is
+  // quasi-definite, so its inertia is one negative pivot per negative
+  // diagonal entry and one positive per positive one (../shared/data
+  // README), counted here from the file.
+  std::vector<std::string> systems = {"kkt/hs21/2x2/iter_5/K_5"};
+  if (testing::HaveSharedData()) {
+    systems.push_back("kkt/cvxqp1_s/2x2/iter_10/K_10");
+    systems.push_back("kkt/qpcboei1/2x2/iter_10/K_10");
+  }
+  for (const std::string& system : systems) {
+    const std::string dir = system.substr(0, system.rfind('/') + 1);
+    const std::string k = system.substr(system.rfind('_') + 1);
+    const bool local = system.rfind("kkt/hs21/", 0) == 0;
+    const std::string matrix = local ? testing::TestDataPath(system + ".mtx")
+                                     : testing::SharedDataPath(system + ".mtx");
+    const std::string rhs =
+        local ? testing::TestDataPath(dir + "rhs_" + k + ".rhs")
+              : testing::SharedDataPath(dir + "rhs_" + k + ".rhs");
+    absl::StatusOr<CsrMatrix> a = ReadMatrixMarket(matrix);
+    ASSERT_TRUE(a.ok()) << system << ": " << a.status();
+    int64_t negative = 0, positive = 0;
+    for (int64_t i = 0; i < a->rows; ++i) {
+      for (int64_t e = a->row_ptr[i]; e < a->row_ptr[i + 1]; ++e) {
+        if (a->col_idx[e] != i) continue;
+        negative += a->values[e] < 0;
+        positive += a->values[e] > 0;
+      }
+    }
+    ASSERT_EQ(negative + positive, a->rows) << system << ": zero diagonal";
+    ASSERT_GT(negative, 0);
+    ASSERT_GT(positive, 0);
+    for (const std::string scaling : {"matching", "ruiz"}) {
+      Invocation run = Factorctl("--json run " + matrix + " --rhs=" + rhs +
+                                 " --method=ldlt --scaling=" + scaling +
+                                 " --tol=1e-10 " + Server());
+      ASSERT_EQ(run.exit_code, 0)
+          << system << " " << scaling << ": " << run.err;
+      Json j = ParseJson(run);
+      EXPECT_EQ(j["method"].text, "ldlt");
+      EXPECT_EQ(j["factor_status"].text, "ok") << system << " " << run.out;
+      EXPECT_TRUE(j["inertia_reliable"].boolean) << system << " " << run.out;
+      EXPECT_EQ(j["inertia"]["negative"].number, negative) << system;
+      EXPECT_EQ(j["inertia"]["positive"].number, positive) << system;
+      EXPECT_EQ(j["inertia"]["zero"].number, 0) << system;
+      EXPECT_LE(j["relative_residual"].number, 1e-10)
+          << system << " " << scaling << ": " << run.out;
+      EXPECT_EQ(j["factor_message"].text.find("matching scaling") !=
+                    std::string::npos,
+                scaling == "matching")
+          << system << " " << scaling << ": " << j["factor_message"].text;
+    }
+  }
 }
 
 TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {

@@ -1,6 +1,7 @@
 #include "server/service/convert.h"
 
 #include <limits>
+#include <utility>
 
 #include "gtest/gtest.h"
 
@@ -64,6 +65,52 @@ TEST(Convert, BadFactorOptionsNameTheField) {
           .status()
           .code(),
       absl::StatusCode::kInvalidArgument);
+}
+
+TEST(Convert, ScalingAndBlockingAreMapped) {
+  // Unset: the core's defaults (the method picks the scaling; RB blocking).
+  absl::StatusOr<FactorOptions> d =
+      FactorOptionsFromProto(pb::METHOD_LDLT, pb::FactorOptions());
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->scaling, Scaling::kAuto);
+  EXPECT_EQ(d->blocking, Blocking::kRb);
+  const std::pair<pb::Scaling, Scaling> scalings[] = {
+      {pb::SCALING_AUTO, Scaling::kAuto},
+      {pb::SCALING_NONE, Scaling::kNone},
+      {pb::SCALING_RUIZ, Scaling::kRuiz},
+      {pb::SCALING_MATCHING, Scaling::kMatching},
+      {pb::SCALING_COLUMN_NORM, Scaling::kColumnNorm}};
+  for (const auto& [wire, core] : scalings) {
+    pb::FactorOptions in;
+    in.set_scaling(wire);
+    absl::StatusOr<FactorOptions> o =
+        FactorOptionsFromProto(pb::METHOD_LDLT, in);
+    ASSERT_TRUE(o.ok()) << o.status();
+    EXPECT_EQ(o->scaling, core) << pb::Scaling_Name(wire);
+  }
+  pb::FactorOptions br;
+  br.set_blocking(pb::BLOCKING_BR);
+  absl::StatusOr<FactorOptions> o =
+      FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, br);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->blocking, Blocking::kBr);
+  // The analysis cache tells the two strategies apart.
+  absl::StatusOr<FactorOptions> rb =
+      FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, pb::FactorOptions());
+  ASSERT_TRUE(rb.ok()) << rb.status();
+  EXPECT_NE(o->AnalysisKey(), rb->AnalysisKey());
+
+  pb::FactorOptions bad_scaling;
+  bad_scaling.set_scaling(static_cast<pb::Scaling>(9));
+  absl::Status s =
+      FactorOptionsFromProto(pb::METHOD_LDLT, bad_scaling).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("options.scaling"), absl::string_view::npos) << s;
+  pb::FactorOptions bad_blocking;
+  bad_blocking.set_blocking(static_cast<pb::Blocking>(5));
+  s = FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, bad_blocking).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("options.blocking"), absl::string_view::npos) << s;
 }
 
 TEST(Convert, SolveOptionsDefaultsAndChecks) {

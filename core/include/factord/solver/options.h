@@ -34,6 +34,11 @@ enum class Pivoting { kStatic, kBunchKaufman, kRook };
 
 enum class Scaling { kAuto, kNone, kRuiz, kMatching, kColumnNorm };
 
+// Blocking strategy of block_ildlt (S1 §III-A): kRb orders first, then
+// blocks neighbouring rows; kBr groups similar rows across the whole matrix
+// first, then orders the blocks.
+enum class Blocking { kRb, kBr };
+
 enum class TriangularSolve { kExact, kJacobi, kBlockJacobi };
 
 absl::string_view MethodName(Method m);
@@ -50,7 +55,8 @@ struct FactorOptions {
   Ordering ordering = Ordering::kAuto;
   Scaling scaling = Scaling::kAuto;
   Pivoting pivoting = Pivoting::kBunchKaufman;
-  int max_block_size = 32;  // <= 32 for warp kernels
+  int max_block_size = 32;            // <= 32 for warp kernels
+  Blocking blocking = Blocking::kRb;  // block_ildlt
   // Incomplete factorizations (block_ildlt, ic, ilu).
   int fill_level = 1;
   double drop_tolerance = 1e-3;
