@@ -1,9 +1,9 @@
 // The analysis of block_ildlt (S1 §III-A, §IV-A): ordering, cosine blocking
-// (strategy RB), the coarse lower block graph, its level-of-fill pattern by
-// Hysom's row-wise ILU(k) rule lev(I,J) = min over K of lev(I,K) + lev(J,K)
-// + 1 (blocks with lev <= l_f are allowed), level sets, and the gather map
-// of A's entries into the dense blocks. Pattern only: reused unchanged when
-// the values change.
+// (strategy RB by default, BR on request), the coarse lower block graph,
+// its level-of-fill pattern by Hysom's row-wise ILU(k) rule
+// lev(I,J) = min over K of lev(I,K) + lev(J,K) + 1 (blocks with lev <= l_f are
+// allowed), level sets, and the gather map of A's entries into the dense
+// blocks. Pattern only: reused unchanged when the values change.
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "factord/block/br_blocking.h"
 #include "factord/block/cosine_blocking.h"
 #include "factord/factor/block_ildlt.h"
 #include "factord/order/ordering.h"
@@ -97,10 +98,18 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
     return absl::InvalidArgumentError(
         absl::StrCat("fill_level ", options.fill_level, " is negative"));
   }
-  auto perm = ComputeOrdering(a, options.ordering);
-  if (!perm.ok()) return perm.status();
   CosineBlockingOptions blocking;
   blocking.max_block_size = options.max_block_size;
+  if (options.blocking == Blocking::kBr) {
+    // S1 §III-A 1): block similar rows anywhere, then order the blocks.
+    auto br = ComputeBrBlocking(a, options.ordering, blocking);
+    if (!br.ok()) return br.status();
+    return BuildBlockIldltStructureFromBlocks(a, options, std::move(br->perm),
+                                              std::move(br->block_ptr));
+  }
+  // S1 §III-A 2), strategy RB: order, then block neighbouring rows.
+  auto perm = ComputeOrdering(a, options.ordering);
+  if (!perm.ok()) return perm.status();
   auto block_ptr = CosineBlocking(a, *perm, blocking);
   if (!block_ptr.ok()) return block_ptr.status();
   return BuildBlockIldltStructureFromBlocks(a, options, *std::move(perm),

@@ -7,8 +7,9 @@
 // pattern with the threshold reduced by `decay` each level (0.8, 0.72, ...),
 // so that blocks grow towards max_block_size. Supervariable blocking
 // (identical patterns) is the special case threshold 1, one level.
-// Limits: strategy BR (rows grouped by similarity across the ordering) is not
-// implemented; the blocking reads only the pattern.
+// Strategy BR (rows grouped by similarity across the whole matrix, then
+// the blocks ordered) is block/br_blocking.h. The blocking reads only the
+// pattern.
 #ifndef FACTORD_BLOCK_COSINE_BLOCKING_H_
 #define FACTORD_BLOCK_COSINE_BLOCKING_H_
 
