@@ -143,12 +143,16 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeBlockIldlt(
   report.nnz_factor = stats.nnz_factor;
   report.blocks = s.num_blocks();
   report.factor_bytes = full.bytes() + (*factor)->bytes();
+  const BlockFormats formats = DecideBlockFormats(s, options.fill_factor);
   report.message = absl::StrCat(
       "blocks ", s.num_blocks(), " (mean size ",
       s.num_blocks() > 0 ? static_cast<double>(s.n) / s.num_blocks() : 0.0,
       "), block slots ", s.num_slots(), " at fill level ", s.fill_level_used,
       ", level sets ", s.num_levels, ", dropped entries ",
       stats.dropped_entries, ", dropped blocks ", stats.dropped_blocks,
+      ", hybrid format (S1 §IV-A): ", formats.dense_blocks, " dense / ",
+      formats.sparse_blocks, " sparse blocks, ", formats.bytes,
+      " bytes (all dense: ", formats.all_dense_bytes, ")",
       stats.perturbed_pivots > 0
           ? absl::StrCat(", ", stats.perturbed_pivots, " pivots perturbed")
           : "");

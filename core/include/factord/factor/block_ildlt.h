@@ -3,7 +3,10 @@
 //
 // Analysis (pattern and options only): ordering (AMD by default, METIS,
 // RCM, GMC or natural), cosine blocking of the ordered matrix (S1 §III-A,
-// strategy RB, blocks <= 32), the coarse block graph, its block level-of-fill
+// strategy RB, blocks <= 32) or, with options.blocking = kBr, cosine
+// blocking across the whole matrix followed by the ordering of the blocks
+// (strategy BR, block/br_blocking.h); the coarse block graph, its block
+// level-of-fill
 // pattern (S1 §IV-A: Hysom's ILU(k) rule on blocks, l_f = fill_level; every
 // allowed block is stored dense), level sets of the block graph, and the
 // map from A's stored entries to the block values. Its byte estimate is the
@@ -75,7 +78,8 @@ struct BlockIldltStructure {
 };
 
 // Builds the structure for the symmetric-lower matrix `a` (values are not
-// read) with options.ordering, max_block_size (1..32) and fill_level (>= 0;
+// read) with options.ordering, blocking, max_block_size (1..32) and
+// fill_level (>= 0;
 // a level >= the number of blocks is the complete symbolic factor).
 // InvalidArgument for a non-symmetric matrix or bad options.
 absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
@@ -88,6 +92,27 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
 absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
     const CsrMatrix& a, const FactorOptions& options, std::vector<int32_t> perm,
     std::vector<int32_t> block_ptr);
+
+// The hybrid sparse/dense format of every block slot (S1 §IV-A): a block
+// may keep max_nnz = r_f * nnz(A_IJ) entries (an empty fill block: r_f times
+// the mean of the occupied off-diagonal blocks of its block row, capped at
+// the block's size); it is sparse when that many values and 32-bit indices
+// take less than 0.5 (S1's compensation factor) times the dense storage.
+// Diagonal blocks and the bottom 1% of block rows are dense.
+struct BlockFormats {
+  std::vector<uint8_t> dense;        // per slot: 1 dense, 0 sparse
+  std::vector<int64_t> max_entries;  // per slot: entries it may keep
+  int64_t dense_blocks = 0;
+  int64_t sparse_blocks = 0;
+  int64_t bytes = 0;            // block storage in the hybrid format
+  int64_t all_dense_bytes = 0;  // every block dense (what is stored today)
+};
+
+// The formats for the structure `s` with fill ratio r_f = fill_factor
+// (> 0). Decided at each factorization because fill_factor is a numeric
+// option that does not key the analysis; O(nnz log slots).
+BlockFormats DecideBlockFormats(const BlockIldltStructure& s,
+                                double fill_factor);
 
 // The scaled, shifted matrix S (A + shifts) S of a factorization scattered
 // into the dense blocks of `s` (the diagonal blocks hold both triangles; fill
