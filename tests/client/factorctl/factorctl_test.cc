@@ -411,12 +411,39 @@ TEST_F(FactorctlTest, LdltWithMatchingScalingOnKktSystems) {
       EXPECT_EQ(j["inertia"]["zero"].number, 0) << system;
       EXPECT_LE(j["relative_residual"].number, 1e-10)
           << system << " " << scaling << ": " << run.out;
+      std::printf(
+          "[ measured ] factorctl ldlt --scaling=%s %s: inertia (+%g, -%g, "
+          "0 %g) relres %.1e\n",
+          scaling.c_str(), system.c_str(), j["inertia"]["positive"].number,
+          j["inertia"]["negative"].number, j["inertia"]["zero"].number,
+          j["relative_residual"].number);
       EXPECT_EQ(j["factor_message"].text.find("matching scaling") !=
                     std::string::npos,
                 scaling == "matching")
           << system << " " << scaling << ": " << j["factor_message"].text;
     }
   }
+}
+
+TEST_F(FactorctlTest, BlockIldltBlockingReachesTheDaemon) {
+  // hs21 iter_5: BR groups rows that are not neighbours after AMD, so it
+  // finds fewer blocks than RB (core tests: 8 against 10); both solve.
+  const std::string matrix =
+      testing::TestDataPath("kkt/hs21/2x2/iter_5/K_5.mtx");
+  std::map<std::string, double> blocks;
+  for (const std::string blocking : {"rb", "br"}) {
+    Invocation run = Factorctl("--json run " + matrix +
+                               " --method=block_ildlt --blocking=" + blocking +
+                               " " + Server());
+    ASSERT_EQ(run.exit_code, 0) << blocking << ": " << run.err;
+    Json j = ParseJson(run);
+    EXPECT_EQ(j["method"].text, "block_ildlt");
+    EXPECT_EQ(j["status"].text, "converged") << run.out;
+    EXPECT_LE(j["relative_residual"].number, 1e-8);
+    blocks[blocking] = j["blocks"].number;
+  }
+  EXPECT_GT(blocks["br"], 0);
+  EXPECT_LT(blocks["br"], blocks["rb"]);
 }
 
 TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
