@@ -8,28 +8,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "factord/order/ordering.h"
+#include "src/block/pattern_similarity.h"
 
 namespace factord {
 namespace {
 
-using Pattern = std::vector<int32_t>;  // sorted, unique
-
-int64_t IntersectionSize(const Pattern& p, const Pattern& q) {
-  int64_t common = 0;
-  size_t i = 0, j = 0;
-  while (i < p.size() && j < q.size()) {
-    if (p[i] < q[j]) {
-      ++i;
-    } else if (q[j] < p[i]) {
-      ++j;
-    } else {
-      ++common;
-      ++i;
-      ++j;
-    }
-  }
-  return common;
-}
+using internal::Cosine;
+using internal::Pattern;
 
 // One level of cosine-based blocking (S1 ref. [33]) on the symmetric
 // pattern of the current nodes (diagonal included); weight[g] = rows held
@@ -59,9 +44,7 @@ std::vector<std::vector<int32_t>> GroupSimilarNodes(
       for (int32_t h : pattern[c]) {
         if (assigned[h] || seen_by[h] == g) continue;
         seen_by[h] = g;
-        const double cosine = IntersectionSize(pattern[g], pattern[h]) /
-                              std::sqrt(static_cast<double>(pattern[g].size()) *
-                                        pattern[h].size());
+        const double cosine = Cosine(pattern[g], pattern[h]);
         if (cosine >= threshold) candidates.push_back({cosine, h});
       }
     }

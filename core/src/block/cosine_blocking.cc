@@ -8,34 +8,13 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "src/block/pattern_similarity.h"
 
 namespace factord {
 namespace {
 
-using Pattern = std::vector<int32_t>;  // sorted, unique
-
-int64_t IntersectionSize(const Pattern& p, const Pattern& q) {
-  int64_t common = 0;
-  size_t i = 0, j = 0;
-  while (i < p.size() && j < q.size()) {
-    if (p[i] < q[j]) {
-      ++i;
-    } else if (q[j] < p[i]) {
-      ++j;
-    } else {
-      ++common;
-      ++i;
-      ++j;
-    }
-  }
-  return common;
-}
-
-double Cosine(const Pattern& p, const Pattern& q) {
-  if (p.empty() || q.empty()) return 0;
-  return IntersectionSize(p, q) /
-         std::sqrt(static_cast<double>(p.size()) * q.size());
-}
+using internal::Cosine;
+using internal::Pattern;
 
 Pattern Union(const Pattern& p, const Pattern& q) {
   Pattern u;
