@@ -42,13 +42,15 @@ class BlockIldltAnalysis final : public Analysis {
   int64_t nnz_;
 };
 
-class BlockIldltFactorization final : public Factorization {
+class BlockPreconditionerFactorization final : public Factorization {
  public:
-  BlockIldltFactorization(std::shared_ptr<const CsrMatrix> uploaded,
-                          CsrMatrix full,
-                          std::unique_ptr<BlockIldltFactor> factor,
-                          FactorReport report)
-      : uploaded_(std::move(uploaded)),
+  BlockPreconditionerFactorization(Method method,
+                                   std::shared_ptr<const CsrMatrix> uploaded,
+                                   CsrMatrix full,
+                                   std::unique_ptr<BlockIldltFactor> factor,
+                                   FactorReport report)
+      : method_(method),
+        uploaded_(std::move(uploaded)),
         full_(std::move(full)),
         factor_(std::move(factor)),
         report_(std::move(report)) {}
@@ -61,17 +63,16 @@ class BlockIldltFactorization final : public Factorization {
                      SolveReport* report) const override;
 
  private:
+  Method method_;
   std::shared_ptr<const CsrMatrix> uploaded_;
   CsrMatrix full_;
   std::unique_ptr<BlockIldltFactor> factor_;
   FactorReport report_;
 };
 
-absl::Status BlockIldltFactorization::Solve(std::span<const double> b,
-                                            std::span<double> x,
-                                            const SolveOptions& options,
-                                            const ExecContext& ctx,
-                                            SolveReport* report) const {
+absl::Status BlockPreconditionerFactorization::Solve(
+    std::span<const double> b, std::span<double> x, const SolveOptions& options,
+    const ExecContext& ctx, SolveReport* report) const {
   Timer timer;
   const int64_t n = full_.rows;
   if (static_cast<int64_t>(b.size()) != n ||
@@ -82,12 +83,11 @@ absl::Status BlockIldltFactorization::Solve(std::span<const double> b,
   }
   const Krylov krylov =
       options.krylov == Krylov::kAuto ? Krylov::kSqmr : options.krylov;
-  if (krylov == Krylov::kCg || krylov == Krylov::kNone ||
-      krylov == Krylov::kAuto) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("block_ildlt is a preconditioner for sqmr, gmres, idr or "
-                     "bicgstab, not krylov '",
-                     KrylovName(krylov), "'"));
+  if (krylov == Krylov::kCg || krylov == Krylov::kNone) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        MethodName(method_),
+        " is a preconditioner for sqmr, gmres, idr or bicgstab, not krylov '",
+        KrylovName(krylov), "'"));
   }
   if (absl::Status s = SolvePreconditioned(full_, *uploaded_, *factor_, krylov,
                                            b, x, options, ctx, report);
@@ -156,8 +156,17 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeBlockIldlt(
       stats.perturbed_pivots > 0
           ? absl::StrCat(", ", stats.perturbed_pivots, " pivots perturbed")
           : "");
-  return std::make_shared<BlockIldltFactorization>(
-      std::move(a), std::move(full), *std::move(factor), std::move(report));
+  return MakeBlockPreconditionerFactorization(
+      Method::kBlockIldlt, std::move(a), std::move(full), *std::move(factor),
+      std::move(report));
+}
+
+std::shared_ptr<const Factorization> MakeBlockPreconditionerFactorization(
+    Method method, std::shared_ptr<const CsrMatrix> uploaded, CsrMatrix full,
+    std::unique_ptr<BlockIldltFactor> factor, FactorReport report) {
+  return std::make_shared<BlockPreconditionerFactorization>(
+      method, std::move(uploaded), std::move(full), std::move(factor),
+      std::move(report));
 }
 
 }  // namespace factord::internal

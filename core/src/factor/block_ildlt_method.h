@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "factord/factor/block_ildlt.h"
 #include "factord/solver/solver.h"
 
 namespace factord::internal {
@@ -18,6 +19,15 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeBlockIldlt(
     std::shared_ptr<const CsrMatrix> a,
     std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
     const ExecContext& ctx);
+
+// A factor in block_ildlt's layout as the preconditioner of a Krylov method
+// (SQMR for krylov auto) on the matrix as uploaded; `full` is that matrix
+// with its symmetric half expanded. The factorization of block_ildlt and of
+// jacobi_ldlt, whose sweeps produce the same layout; `method` names it in
+// error messages.
+std::shared_ptr<const Factorization> MakeBlockPreconditionerFactorization(
+    Method method, std::shared_ptr<const CsrMatrix> uploaded, CsrMatrix full,
+    std::unique_ptr<BlockIldltFactor> factor, FactorReport report);
 
 }  // namespace factord::internal
 

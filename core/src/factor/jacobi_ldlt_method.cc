@@ -22,6 +22,7 @@
 #include "factord/base/timer.h"
 #include "factord/factor/block_ildlt.h"
 #include "factord/krylov/preconditioned_solve.h"
+#include "src/factor/block_ildlt_method.h"
 #include "src/factor/jacobi_ldlt_pushback.h"
 #include "src/factor/jacobi_ldlt_sweeps.h"
 #include "src/solver/methods.h"
@@ -54,55 +55,6 @@ class JacobiLdltAnalysis final : public Analysis {
   std::shared_ptr<const BlockIldltStructure> structure_;
   std::shared_ptr<const JacobiLdltPlan> plan_;
   int64_t nnz_;
-};
-
-class JacobiLdltFactorization final : public Factorization {
- public:
-  JacobiLdltFactorization(std::shared_ptr<const CsrMatrix> uploaded,
-                          CsrMatrix full,
-                          std::unique_ptr<BlockIldltFactor> factor,
-                          FactorReport report)
-      : uploaded_(std::move(uploaded)),
-        full_(std::move(full)),
-        factor_(std::move(factor)),
-        report_(std::move(report)) {}
-
-  const FactorReport& report() const override { return report_; }
-  int64_t bytes() const override { return full_.bytes() + factor_->bytes(); }
-
-  absl::Status Solve(std::span<const double> b, std::span<double> x,
-                     const SolveOptions& options, const ExecContext& ctx,
-                     SolveReport* report) const override {
-    Timer timer;
-    const int64_t n = full_.rows;
-    if (static_cast<int64_t>(b.size()) != n ||
-        static_cast<int64_t>(x.size()) != n) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("right-hand side and solution need ", n,
-                       " entries, got ", b.size(), " and ", x.size()));
-    }
-    const Krylov krylov =
-        options.krylov == Krylov::kAuto ? Krylov::kSqmr : options.krylov;
-    if (krylov == Krylov::kCg || krylov == Krylov::kNone) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("jacobi_ldlt is a preconditioner for sqmr, gmres, idr "
-                       "or bicgstab, not krylov '",
-                       KrylovName(krylov), "'"));
-    }
-    if (absl::Status s = SolvePreconditioned(
-            full_, *uploaded_, *factor_, krylov, b, x, options, ctx, report);
-        !s.ok()) {
-      return s;
-    }
-    report->solve_s = timer.Seconds();
-    return absl::OkStatus();
-  }
-
- private:
-  std::shared_ptr<const CsrMatrix> uploaded_;
-  CsrMatrix full_;
-  std::unique_ptr<BlockIldltFactor> factor_;
-  FactorReport report_;
 };
 
 // Outer push-back pivoting after the first sweep (S2 §V-A, §VI) is off:
@@ -240,8 +192,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeJacobiLdlt(
       std::move(run->iterate.pivot_order), std::move(run->iterate.pivot_size),
       std::move(run->iterate.d_diag), std::move(run->iterate.d_off), stats);
   report.factor_bytes = full.bytes() + factor->bytes();
-  return std::make_shared<JacobiLdltFactorization>(
-      std::move(a), std::move(full), std::move(factor), std::move(report));
+  return MakeBlockPreconditionerFactorization(
+      Method::kJacobiLdlt, std::move(a), std::move(full), std::move(factor),
+      std::move(report));
 }
 
 }  // namespace factord::internal
