@@ -1,5 +1,6 @@
 #include "test_data.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace factord::testing {
@@ -14,6 +15,24 @@ std::string SharedDataPath(const std::string& name) {
 
 bool HaveSharedData() {
   return std::filesystem::exists(SharedDataPath("README.md"));
+}
+
+std::vector<KktSystem> KktSystems() {
+  namespace fs = std::filesystem;
+  std::vector<KktSystem> systems;
+  const fs::path root = SharedDataPath("kkt");
+  if (!fs::exists(root)) return systems;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const fs::path p = entry.path();
+    if (p.extension() != ".mtx" || p.filename().string()[0] != 'K') continue;
+    const std::string k = p.stem().string().substr(2);
+    systems.push_back({fs::relative(p.parent_path(), root).string(), p.string(),
+                       (p.parent_path() / ("rhs_" + k + ".rhs")).string()});
+  }
+  std::sort(
+      systems.begin(), systems.end(),
+      [](const KktSystem& x, const KktSystem& y) { return x.name < y.name; });
+  return systems;
 }
 
 }  // namespace factord::testing

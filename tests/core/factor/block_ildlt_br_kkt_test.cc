@@ -25,25 +25,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct KktFile {
-  std::string name, matrix, rhs;
-};
+using KktFile = testing::KktSystem;
 
 std::vector<KktFile> TwoByTwoFiles() {
   std::vector<KktFile> files;
-  const fs::path root = testing::SharedDataPath("kkt");
-  if (!fs::exists(root)) return files;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    const fs::path p = entry.path();
-    if (p.extension() != ".mtx" || p.filename().string()[0] != 'K') continue;
-    const std::string name = fs::relative(p.parent_path(), root).string();
-    if (name.find("/2x2/") == std::string::npos) continue;
-    const std::string k = p.stem().string().substr(2);
-    files.push_back(
-        {name, p.string(), (p.parent_path() / ("rhs_" + k + ".rhs")).string()});
+  for (KktFile& f : testing::KktSystems()) {
+    if (f.name.find("/2x2/") != std::string::npos) files.push_back(f);
   }
-  std::sort(files.begin(), files.end(),
-            [](const KktFile& x, const KktFile& y) { return x.name < y.name; });
   return files;
 }
 

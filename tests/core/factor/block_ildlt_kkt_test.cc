@@ -20,28 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct KktFile {
-  std::string name, matrix, rhs;
-};
-
-std::vector<KktFile> KktFiles() {
-  std::vector<KktFile> files;
-  const fs::path root = testing::SharedDataPath("kkt");
-  if (!fs::exists(root)) return files;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    const fs::path p = entry.path();
-    if (p.extension() != ".mtx" || p.filename().string()[0] != 'K') continue;
-    const std::string k = p.stem().string().substr(2);
-    files.push_back({fs::relative(p.parent_path(), root).string(), p.string(),
-                     (p.parent_path() / ("rhs_" + k + ".rhs")).string()});
-  }
-  std::sort(files.begin(), files.end(),
-            [](const KktFile& x, const KktFile& y) { return x.name < y.name; });
-  return files;
-}
+using KktFile = testing::KktSystem;
 
 TEST(BlockIldltKkt, DefaultsSolveAtLeastNinetyPercent) {
-  const std::vector<KktFile> files = KktFiles();
+  const std::vector<KktFile> files = testing::KktSystems();
   if (files.empty()) GTEST_SKIP() << "no ../shared/data/kkt here";
   FactorOptions options;
   options.method = Method::kBlockIldlt;
