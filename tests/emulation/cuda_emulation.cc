@@ -126,6 +126,10 @@ struct Fiber {
   uint64_t collective_result = 0;
 };
 
+// Thrown by Emulator::Fail inside a fiber, caught in FiberEntry: the failing
+// thread's frames are unwound on its own stack.
+struct FiberAbandoned {};
+
 struct WarpState {
   unsigned existing = 0;  // lanes that exist (a last warp may be partial)
   unsigned exited = 0;    // lanes whose thread has returned
@@ -176,8 +180,8 @@ class Emulator {
     fiber->state = FiberState::kRunnable;
     runnable_.push_back(fiber->index);
   }
-  // Records the first failure; inside a fiber it never returns (the fiber
-  // is abandoned and the launch stops).
+  // Records the first failure; inside a fiber it never returns (it throws
+  // FiberAbandoned, the fiber's frames unwind and the launch stops).
   void Fail(const std::string& why);
   void ReleaseBarrier();
   void OnThreadExit();
@@ -272,8 +276,12 @@ void Emulator::OnFiberStart() {
 void Emulator::FiberEntry() {
   Emulator& e = TheEmulator();
   e.OnFiberStart();
-  (*e.body_)();
-  e.OnThreadExit();
+  try {
+    (*e.body_)();
+    e.OnThreadExit();
+  } catch (const FiberAbandoned&) {
+    // Fail() unwound this thread's frames; it is done, and the launch failed.
+  }
   e.SwitchToScheduler();  // a finished fiber is never resumed
   std::abort();
 }
@@ -284,9 +292,11 @@ void Emulator::Fail(const std::string& why) {
     error = why;
   }
   if (current_ != nullptr) {
+    // Unwind to FiberEntry instead of switching away here: an abandoned
+    // fiber's frames would keep what they own (the message built for this
+    // call, say) allocated forever, which LeakSanitizer reports.
     current_->state = FiberState::kDone;
-    SwitchToScheduler();
-    std::abort();  // unreachable: the scheduler never resumes it
+    throw FiberAbandoned{};
   }
 }
 

@@ -75,6 +75,13 @@ struct WarpCholesky {
         }
       }
       const int p = WarpFirstLane(lane < m && my_pos == s);
+      // One lane holds position s; none only after a broken pivot search
+      // (the fault-injection variants): stop rather than shift by -1.
+      if (p < 0) {
+        result.status = kDenseNotFinite;
+        result.step = s;
+        break;
+      }
       const double d = __shfl_sync(kFullWarpMask, SelectEntry(row, p), p);
       if (!IsFiniteValue(d)) {
         result.status = kDenseNotFinite;
