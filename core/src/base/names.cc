@@ -140,7 +140,8 @@ std::string FactorOptions::AnalysisKey() const {
   return absl::StrCat(
       MethodName(method), "/", OrderingName(ordering), "/b", max_block_size,
       "/l", fill_level, "/s", static_cast<int>(scaling), "/t",
-      static_cast<int>(trisolve), "/k", static_cast<int>(blocking));
+      static_cast<int>(trisolve), "/k", static_cast<int>(blocking),
+      impose_matching_pairs ? "" : "/np");
 }
 
 }  // namespace factord

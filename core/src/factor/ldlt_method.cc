@@ -2,16 +2,20 @@
 // matrices (S1 taken to full fill, with S2 §V push-back of the pivots a
 // front cannot supply), the direct path of an interior-point code.
 //
-// Analysis (pattern and options only, reused when the values change):
+// Analysis (pattern and options, reused unchanged when the values change):
 // fill-reducing ordering (AMD by default, METIS, RCM or natural), etree,
 // postorder, column counts, amalgamated fronts, the gather map, and the
-// memory estimate. Factorization: the IPM shifts added to the stored values,
-// Ruiz (or, with Scaling::kMatching, the matching-based) scaling recomputed
-// from them, the front tree factorized (threshold
-// 1x1/2x2 pivoting inside each front, delays to the parent, perturbation
-// only at a root), inertia counted from D. Solve: front-wise triangular
-// solves and iterative refinement on the matrix as uploaded until the
-// backward error stops improving.
+// memory estimate. With Scaling::kMatching it is also value-dependent (S1
+// §II, Duff & Pralet's compressed ordering, MUMPS ICNTL(12) = 2): the
+// matching's 2x2 candidates on the values given to Analyze are ordered as
+// one node each, eliminated consecutively and kept in one front, and later
+// factorizations keep them whatever their values. Factorization: the IPM shifts
+// added to the stored values, Ruiz (or, with Scaling::kMatching, the
+// matching-based) scaling recomputed from them, the front tree factorized
+// (threshold 1x1/2x2 pivoting inside each front, delays to the parent,
+// perturbation only at a root), inertia counted from D. Solve: front-wise
+// triangular solves and iterative refinement on the matrix as uploaded until
+// the backward error stops improving.
 //
 // Pivoting policy (kernels/common/dense_ldlt.h): threshold u = 0.01 first;
 // a front may delay up to a quarter of its own columns, beyond that it takes
@@ -41,11 +45,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "factord/base/timer.h"
+#include "factord/order/compressed_ordering.h"
 #include "factord/order/ordering.h"
 #include "factord/order/scaling.h"
 #include "factord/solver/residual.h"
 #include "kernels/factor/ldlt_kernels.h"
 #include "src/factor/block_ildlt_method.h"
+#include "src/factor/ldlt_analysis.h"
 #include "src/factor/ldlt_front.h"
 #include "src/factor/ldlt_solve.h"
 #include "src/factor/ldlt_symbolic.h"
@@ -58,28 +64,45 @@ namespace {
 // Refinement stops when a step no longer helps or after this many steps.
 constexpr int kMaxRefinementSteps = 10;
 
-class LdltAnalysis final : public Analysis {
- public:
-  LdltAnalysis(Method method, int64_t nnz, LdltSymbolic sym)
-      : method_(method), nnz_(nnz), sym_(std::move(sym)) {}
-  Method method() const override { return method_; }
-  int64_t bytes() const override { return sym_.bytes(); }
-  int64_t factor_bytes_estimate() const override {
-    // L and D, a margin for delayed pivots, the gathered values and the
-    // largest front being factorized.
-    return static_cast<int64_t>(1.25 * sym_.nnz_factor * sizeof(double)) +
-           sym_.nnz_factor / 4 * sizeof(int32_t) +
-           static_cast<int64_t>(sym_.col_rows.size()) * sizeof(double) +
-           2 * sym_.max_front * sym_.max_front * int64_t{sizeof(double)};
-  }
-  int64_t nnz() const { return nnz_; }
-  const LdltSymbolic& symbolic() const { return sym_; }
+// The IPM shift of diagonal entry i: shift_first on the first shift_count
+// diagonal entries, shift_rest on the others.
+double ShiftOf(const FactorOptions& options, int64_t i) {
+  return i < options.shift_count ? options.shift_first : options.shift_rest;
+}
 
- private:
-  Method method_;
-  int64_t nnz_;
-  LdltSymbolic sym_;
-};
+// a.values with the IPM shifts added to the stored diagonal entries, or
+// empty when there are no shifts (then a.values are the values).
+std::vector<double> ShiftedValues(const CsrMatrix& a,
+                                  const FactorOptions& options) {
+  std::vector<double> values;
+  if (options.shift_first == 0 && options.shift_rest == 0) return values;
+  values = a.values;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (a.col_idx[k] == i) values[k] += ShiftOf(options, i);
+    }
+  }
+  return values;
+}
+
+// The matching's 2x2 candidates on the values of the matrix given to
+// Analyze (shifted as its first factorization will be), or none when it
+// carries no (finite) values: S1 §II, Duff & Pralet's compressed ordering.
+std::vector<std::pair<int32_t, int32_t>> AnalysisPairs(
+    const CsrMatrix& a, const FactorOptions& options) {
+  if (options.scaling != Scaling::kMatching || !options.impose_matching_pairs ||
+      static_cast<int64_t>(a.values.size()) != a.nnz()) {
+    return {};
+  }
+  const std::vector<double> shifted = ShiftedValues(a, options);
+  std::span<const double> values = shifted.empty()
+                                       ? std::span<const double>(a.values)
+                                       : std::span<const double>(shifted);
+  for (double v : values) {
+    if (!std::isfinite(v)) return {};
+  }
+  return ComputeMatchingScaling(a, values).two_by_two;
+}
 
 class LdltFactorization final : public Factorization {
  public:
@@ -198,13 +221,17 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
         "ldlt needs a square symmetric (lower-stored) matrix; use lu for a "
         "general one");
   }
-  auto perm = ComputeOrdering(a, options.ordering);
+  // Value-dependent analysis (S1 §II): with the matching-based scaling, its
+  // 2x2 candidates are ordered as single nodes and eliminated consecutively
+  // in one front; later factorizations reuse them with their new values.
+  std::vector<std::pair<int32_t, int32_t>> pairs = AnalysisPairs(a, options);
+  auto perm = CompressedPairOrdering(a, pairs, options.ordering);
   if (!perm.ok()) return perm.status();
-  auto sym = BuildLdltSymbolic(a, *perm);
+  auto sym = BuildLdltSymbolic(a, *perm, pairs);
   if (!sym.ok()) return sym.status();
   if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
-  auto analysis =
-      std::make_shared<LdltAnalysis>(options.method, a.nnz(), *std::move(sym));
+  auto analysis = std::make_shared<LdltAnalysis>(
+      options.method, a.nnz(), *std::move(sym), std::move(pairs));
   analysis->analyze_s = timer.Seconds();
   return analysis;
 }
@@ -231,31 +258,21 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   FactorReport report;
   Timer timer;
 
-  // IPM regularization on the stored values: shift_first on the first
-  // shift_count diagonal entries, shift_rest on the others.
-  auto shift_of = [&](int64_t i) {
-    return i < options.shift_count ? options.shift_first : options.shift_rest;
-  };
-  const bool shifted = options.shift_first != 0 || options.shift_rest != 0;
-  std::vector<double> values;
-  if (shifted) {
-    values = a->values;
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; ++k) {
-        if (a->col_idx[k] == i) values[k] += shift_of(i);
-      }
-    }
-  }
-  std::span<const double> stored = shifted ? std::span<const double>(values)
-                                           : std::span<const double>(a->values);
+  // IPM regularization on the stored values.
+  auto shift_of = [&](int64_t i) { return ShiftOf(options, i); };
+  const std::vector<double> values = ShiftedValues(*a, options);
+  std::span<const double> stored = values.empty()
+                                       ? std::span<const double>(a->values)
+                                       : std::span<const double>(values);
   for (double v : stored) {
     if (!std::isfinite(v)) {
       return absl::InvalidArgumentError("the matrix has a non-finite value");
     }
   }
-  // Ruiz by default; the matching-based scaling of S1 §II on request. Its
-  // 2x2 candidates are reported, not yet imposed on the pivot order (the
-  // threshold pivoting inside fronts finds its own 2x2 pivots).
+  // Ruiz by default; the matching-based scaling of S1 §II on request,
+  // recomputed from these values. Its 2x2 candidates are imposed by the
+  // analysis (from the values it saw, kept in one front); the threshold
+  // pivoting inside a front then finds the pair as its largest entry.
   std::vector<double> scaling;
   std::string scaling_note;
   if (options.scaling == Scaling::kNone) {
@@ -264,7 +281,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
     MatchingScaling matching = ComputeMatchingScaling(*a, stored);
     scaling = std::move(matching.scaling);
     scaling_note = absl::StrCat(
-        ", matching scaling: ", matching.two_by_two.size(), " 2x2 candidates");
+        ", matching scaling: ", matching.two_by_two.size(), " 2x2 candidates",
+        ", ", analysis->pairs().size(), " imposed by the analysis (",
+        sym.pair_first.size(), " kept in one front)");
     if (matching.structurally_singular()) {
       absl::StrAppend(&scaling_note, ", structurally singular (rank ",
                       matching.matched, " of ", n, ")");

@@ -95,8 +95,8 @@ int64_t LdltSymbolic::bytes() const {
   return static_cast<int64_t>(
       (perm.size() + inverse.size() + col_rows.size() + front_begin.size() +
        front_parent.size() + update_rows.size() + child_ptr.size() +
-       children.size() + entry_local.size() + update_local.size() +
-       first_descendant.size() + roots.size()) *
+       children.size() + pair_first.size() + entry_local.size() +
+       update_local.size() + first_descendant.size() + roots.size()) *
           sizeof(int32_t) +
       (col_ptr.size() + col_src.size() + update_ptr.size() +
        subtree_work.size() + factor_offset.size() + row_offset.size()) *
@@ -104,7 +104,8 @@ int64_t LdltSymbolic::bytes() const {
 }
 
 absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
-    const CsrMatrix& a, const std::vector<int32_t>& fill_perm) {
+    const CsrMatrix& a, const std::vector<int32_t>& fill_perm,
+    std::span<const std::pair<int32_t, int32_t>> pairs) {
   if (a.rows != a.cols || static_cast<int64_t>(fill_perm.size()) != a.rows) {
     return absl::InvalidArgumentError(
         "ldlt analysis needs a square matrix and a permutation of its order");
@@ -125,6 +126,21 @@ absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
   for (int64_t k = 0; k < n; ++k) sym.inverse[sym.perm[k]] = k;
   const RowPattern rows = PermutedRows(a, sym.inverse);
   const std::vector<int32_t> parent = EliminationTree(rows, n);
+
+  // Pairs that are still consecutive with j the parent of i (always so when
+  // they were consecutive in fill_perm with a stored a_ij): c = i's position.
+  std::vector<uint8_t> keep_with_next(n, 0);
+  for (const auto& [i, j] : pairs) {
+    if (i < 0 || j < 0 || i >= n || j >= n) continue;
+    const int32_t c = std::min(sym.inverse[i], sym.inverse[j]);
+    if (std::max(sym.inverse[i], sym.inverse[j]) == c + 1 &&
+        parent[c] == c + 1) {
+      keep_with_next[c] = 1;
+    }
+  }
+  for (int64_t c = 0; c < n; ++c) {
+    if (keep_with_next[c]) sym.pair_first.push_back(c);
+  }
 
   // Column counts (strictly below the diagonal) by row subtrees.
   std::vector<int64_t> below(n, 0);
@@ -171,7 +187,9 @@ absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
         continue;
       }
       bool merge = parent[f - 1] == f;  // previous group's last column
-      if (merge) {
+      // A 2x2 candidate across the boundary always merges (f - 1's parent
+      // is f, so this is a valid amalgamation, only with more zeros).
+      if (merge && !keep_with_next[f - 1]) {
         const int64_t k = l - group_begin;
         const int64_t r = below[f] - (l - 1 - f);  // rows below l - 1
         const double storage = 0.5 * k * (k + 1) + double(k) * (r > 0 ? r : 0);

@@ -13,6 +13,8 @@
 #define FACTORD_SRC_FACTOR_LDLT_SYMBOLIC_H_
 
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -45,6 +47,10 @@ struct LdltSymbolic {
   std::vector<int32_t> children;      // child_ptr[num_fronts]
   std::vector<int64_t> subtree_work;  // num_fronts: flops estimate of
                                       // the subtree rooted at each front
+
+  // Candidate pairs kept in one front: positions c with c and c + 1 a
+  // pair of `pairs` (BuildLdltSymbolic), ascending.
+  std::vector<int32_t> pair_first;
 
   int64_t nnz_factor = 0;  // entries of L (with the diagonal), no delays
   int64_t max_front = 0;   // largest front order, no delays
@@ -82,8 +88,16 @@ struct LdltSymbolic {
 // Builds the symbolic structure of the symmetric-lower matrix `a` (square)
 // under the fill-reducing permutation `fill_perm` (a.rows entries,
 // fill_perm[k] = original index of the k-th variable). Values are not read.
+// `pairs` (original indices, optional): 2x2 pivot candidates that
+// fill_perm places at consecutive positions with a stored entry a_ij
+// (CompressedPairOrdering does). The etree postorder keeps such a pair
+// consecutive (j is i's parent and i its last child), and the amalgamation
+// never puts a front boundary between them, so that the dense kernel sees
+// both columns as fully summed in one front (S1 §II). A pair not
+// consecutive in fill_perm is ignored.
 absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
-    const CsrMatrix& a, const std::vector<int32_t>& fill_perm);
+    const CsrMatrix& a, const std::vector<int32_t>& fill_perm,
+    std::span<const std::pair<int32_t, int32_t>> pairs = {});
 
 // Fills the assembly plan of `sym` (the fields after max_front) from its
 // fronts, update rows and column structure. Called by BuildLdltSymbolic.

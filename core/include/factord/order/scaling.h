@@ -32,7 +32,8 @@ struct MatchingScaling {
   std::vector<int32_t> match;
   int64_t matched = 0;  // the structural rank the matching found
   // Matched off-diagonal pairs (i < j) proposed as 2x2 pivots: 2-cycles of
-  // the matching and pairs cut from its longer cycles.
+  // the matching and pairs cut from its longer cycles. Method ldlt imposes
+  // them at analysis (CompressedPairOrdering: consecutive, one front).
   std::vector<std::pair<int32_t, int32_t>> two_by_two;
   bool structurally_singular() const {
     return matched < static_cast<int64_t>(match.size());

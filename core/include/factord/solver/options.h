@@ -55,6 +55,10 @@ struct FactorOptions {
   Ordering ordering = Ordering::kAuto;
   Scaling scaling = Scaling::kAuto;
   Pivoting pivoting = Pivoting::kBunchKaufman;
+  // ldlt with Scaling::kMatching: the analysis orders the matching's 2x2
+  // candidates (on the values given to Analyze) as consecutive pairs in one
+  // front (S1 §II); false orders the plain pattern.
+  bool impose_matching_pairs = true;
   int max_block_size = 32;            // <= 32 for warp kernels
   Blocking blocking = Blocking::kRb;  // block_ildlt
   // Incomplete factorizations (block_ildlt, ic, ilu).
