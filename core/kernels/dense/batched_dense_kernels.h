@@ -72,7 +72,8 @@ void FactorDenseBatch(const ExecContext& ctx, const DenseBatchParams& params,
                       const DenseBatch& batch);
 }  // namespace cpu
 
-// The backend's kernel (kCuda falls back to cpu: no device kernel yet).
+// The backend's kernel (src/linalg/batched_dense.cc; kCuda: the registered
+// device backend, src/linalg/device_dispatch.h).
 void FactorDenseBatch(const ExecContext& ctx, const DenseBatchParams& params,
                       const DenseBatch& batch);
 

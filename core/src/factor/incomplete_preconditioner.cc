@@ -67,6 +67,7 @@ IncompletePreconditioner::Create(
         std::count_if(status.begin(), status.end(),
                       [](uint8_t s) { return s != kernels::kBlockOk; }));
   }
+  if (absl::Status s = ctx.CheckDevice(); !s.ok()) return s;
   return m;
 }
 

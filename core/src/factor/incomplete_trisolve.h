@@ -1,6 +1,8 @@
 // The triangular-solve kernels (kernels/trisolve/trisolve_kernels.h, which
-// documents sizes and layout) dispatched by ctx.backend; kCuda runs the cpu
-// kernels for now.
+// documents sizes and layout) dispatched by ctx.backend. kCuda runs the
+// Jacobi and block-Jacobi sweeps on the registered device backend
+// (src/linalg/device_dispatch.h); Substitute and ExtractTriangularBlocks
+// have no device kernel and run the cpu kernels.
 #ifndef FACTORD_SRC_FACTOR_INCOMPLETE_TRISOLVE_H_
 #define FACTORD_SRC_FACTOR_INCOMPLETE_TRISOLVE_H_
 

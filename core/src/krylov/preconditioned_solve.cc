@@ -47,6 +47,9 @@ absl::Status SolvePreconditioned(const CsrMatrix& expanded,
     krylov_options.max_iterations = options.max_iterations - iterations;
     result = run(krylov_options);
     if (!result.ok()) return result.status();
+    // A failed device kernel (kCuda) leaves NaNs behind, which a Krylov
+    // method reports as a breakdown: the device error is the answer.
+    if (absl::Status s = ctx.CheckDevice(); !s.ok()) return s;
     iterations += result->iterations;
     norms = ComputeResidualNorms(uploaded, b, x);
     if (result->status != SolveStatus::kConverged ||

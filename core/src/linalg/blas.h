@@ -1,7 +1,8 @@
 // Vector operations of the Krylov methods, dispatched by ctx.backend to the
-// reference or cpu kernels (kernels/blas/blas_kernels.h; kCuda runs the cpu
-// kernels until the CUDA backend lands). All spans of one call have the
-// same size; outputs must not overlap inputs.
+// reference or cpu kernels (kernels/blas/blas_kernels.h) or, for kCuda, the
+// registered device backend (src/linalg/device_dispatch.h; NormInf has no
+// device kernel and runs on the host). All spans of one call have the same
+// size; outputs must not overlap inputs.
 #ifndef FACTORD_SRC_LINALG_BLAS_H_
 #define FACTORD_SRC_LINALG_BLAS_H_
 

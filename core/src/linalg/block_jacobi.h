@@ -1,6 +1,6 @@
 // Block-Jacobi kernels (S3 §3) dispatched by ctx.backend
 // (kernels/block_jacobi/block_jacobi_kernels.h documents sizes and
-// layout; kCuda runs the cpu kernels for now).
+// layout; kCuda: the registered device backend, src/linalg/device_dispatch.h).
 #ifndef FACTORD_SRC_LINALG_BLOCK_JACOBI_H_
 #define FACTORD_SRC_LINALG_BLOCK_JACOBI_H_
 

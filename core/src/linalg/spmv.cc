@@ -2,15 +2,27 @@
 #include "src/linalg/spmv.h"
 
 #include "kernels/sparse/spmv_kernels.h"
+#include "src/linalg/device_dispatch.h"
 
 namespace factord::linalg {
 
 void Spmv(const ExecContext& ctx, const CsrMatrix& a, std::span<const double> x,
           std::span<double> y) {
-  if (ctx.backend == Backend::kReference) {
-    kernels::reference::Spmv(ctx, a, x, y);
-  } else {  // kCpu, and kCuda until its kernels land
-    kernels::cpu::Spmv(ctx, a, x, y);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      kernels::reference::Spmv(ctx, a, x, y);
+      return;
+    case Backend::kCpu:
+      kernels::cpu::Spmv(ctx, a, x, y);
+      return;
+    case Backend::kCuda:
+      if (!RunOnDevice(ctx, "Spmv", SumDeviceBytes(a, x, y),
+                       [&](const DeviceKernels& k, DeviceStream& s) {
+                         return k.Spmv(s, a, x, y);
+                       })) {
+        FillNaN(y);
+      }
+      return;
   }
 }
 

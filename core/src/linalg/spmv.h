@@ -1,5 +1,6 @@
 // y = A x for a general CSR matrix, dispatched by ctx.backend
-// (kernels/sparse/spmv_kernels.h; kCuda runs the cpu kernel for now).
+// (kernels/sparse/spmv_kernels.h; kCuda: the registered device backend,
+// src/linalg/device_dispatch.h).
 #ifndef FACTORD_SRC_LINALG_SPMV_H_
 #define FACTORD_SRC_LINALG_SPMV_H_
 

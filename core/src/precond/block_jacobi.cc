@@ -144,6 +144,7 @@ BlockJacobiPreconditioner::Create(
   m->status_.resize(b.num_blocks());
   linalg::InvertDiagonalBlocks(ctx, layout, blocks, m->inverses_,
                                m->status_);  // S3 §3.1
+  if (absl::Status s = ctx.CheckDevice(); !s.ok()) return s;
   for (int64_t k = 0; k < b.num_blocks(); ++k) {
     if (m->status_[k] != kernels::kBlockOk) {
       if (m->singular_blocks_++ == 0) m->first_singular_block_ = k;

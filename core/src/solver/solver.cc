@@ -41,7 +41,9 @@ absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
   }
 }
 
-absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
+namespace {
+
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeMethod(
     std::shared_ptr<const CsrMatrix> a,
     std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
     const ExecContext& ctx) {
@@ -73,6 +75,19 @@ absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
       return absl::UnimplementedError(absl::StrCat(
           "method '", MethodName(options.method), "' is not implemented yet"));
   }
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx) {
+  absl::StatusOr<std::shared_ptr<const Factorization>> f =
+      FactorizeMethod(std::move(a), std::move(analysis), options, ctx);
+  // kCuda: a device kernel that failed after the method's last check.
+  if (absl::Status s = ctx.CheckDevice(); f.ok() && !s.ok()) return s;
+  return f;
 }
 
 }  // namespace factord

@@ -6,6 +6,7 @@
 
 #include "factord/precond/block_jacobi.h"
 #include "gtest/gtest.h"
+#include "tests/core/linalg/reference_device_kernels.h"
 
 namespace factord::linalg {
 namespace {
@@ -20,9 +21,14 @@ TEST(LinalgBlockJacobi, AllBackendsAgree) {
   const BlockLayout layout{b.block_ptr, b.block_rows, b.block_of_row,
                            b.local_index, b.value_ptr};
   const std::vector<double> r = {3, 3, 8};
+  auto device_kernels = std::make_shared<testing::ReferenceDeviceKernels>();
+  testing::ScopedCudaBackend registered(device_kernels);
+  auto device = CreateDeviceContext(Backend::kCuda, nullptr);
+  ASSERT_TRUE(device.ok()) << device.status();
   for (Backend backend : {Backend::kReference, Backend::kCpu, Backend::kCuda}) {
     ExecContext ctx;
     ctx.backend = backend;
+    ctx.device = device->get();
     std::vector<double> blocks(5), inverses(5), z(3);
     std::vector<uint8_t> status(2);
     ExtractDiagonalBlocks(ctx, a, layout, blocks);
@@ -34,6 +40,8 @@ TEST(LinalgBlockJacobi, AllBackendsAgree) {
     EXPECT_NEAR(z[1], 1.0, 1e-15);
     EXPECT_EQ(z[2], 2.0);
   }
+  // Every kCuda call reached the registered backend.
+  EXPECT_EQ(device_kernels->total_calls(), 3);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Where and how kernels run: the backend, the thread count and the
-// cancellation token of the request being served.
+// Where and how kernels run: the backend, the thread count, the
+// cancellation token and (device backends) the device context of the
+// request being served.
 #ifndef FACTORD_BASE_EXEC_CONTEXT_H_
 #define FACTORD_BASE_EXEC_CONTEXT_H_
 
@@ -8,10 +9,12 @@
 
 namespace factord {
 
+class DeviceContext;  // factord/base/device_context.h
+
 enum class Backend {
   kReference,  // serial, obviously correct: the source of truth in tests
   kCpu,        // threaded (TBB), deterministic for a fixed thread count
-  kCuda,
+  kCuda,       // the registered device backend (base/device_context.h)
 };
 
 absl::string_view BackendName(Backend backend);
@@ -23,8 +26,21 @@ struct ExecContext {
   // identical run to run for the same input, options and thread count.
   bool deterministic = true;
   const Cancellation* cancellation = &Cancellation::None();
+  // kCuda: the request's stream, vendor handles and first device error; not
+  // owned. Ignored by kReference and kCpu.
+  DeviceContext* device = nullptr;
 
-  absl::Status CheckCancelled() const { return cancellation->Check(); }
+  // Whether the work may go on: CANCELLED / DEADLINE_EXCEEDED from the
+  // token; for kCuda also FAILED_PRECONDITION without a device context (no
+  // backend registered) and the request's first device error.
+  absl::Status CheckCancelled() const {
+    if (backend == Backend::kCuda) {
+      if (absl::Status s = CheckDevice(); !s.ok()) return s;
+    }
+    return cancellation->Check();
+  }
+  // kCuda only: the missing-backend error or the first device error.
+  absl::Status CheckDevice() const;
 };
 
 }  // namespace factord

@@ -1,7 +1,8 @@
 // Threaded batched dense factorizations (S2 §IV): fixed chunks of blocks on
 // the TBB arena of ctx.threads (kernels/cpu/common/parallel.h); each block is
 // computed by the same routine as in the reference, so the results are
-// identical. Also the backend dispatch of FactorDenseBatch.
+// identical. The backend dispatch of FactorDenseBatch is in
+// src/linalg/batched_dense.cc.
 #include "kernels/dense/batched_dense_kernels.h"
 
 #include <algorithm>
@@ -26,14 +27,5 @@ void FactorDenseBatch(const ExecContext& ctx, const DenseBatchParams& params,
 }
 
 }  // namespace cpu
-
-void FactorDenseBatch(const ExecContext& ctx, const DenseBatchParams& params,
-                      const DenseBatch& batch) {
-  if (ctx.backend == Backend::kReference) {
-    reference::FactorDenseBatch(ctx, params, batch);
-  } else {
-    cpu::FactorDenseBatch(ctx, params, batch);
-  }
-}
 
 }  // namespace factord::kernels
