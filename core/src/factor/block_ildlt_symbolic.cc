@@ -2,8 +2,9 @@
 // (strategy RB by default, BR on request), the coarse lower block graph,
 // its level-of-fill pattern by Hysom's row-wise ILU(k) rule
 // lev(I,J) = min over K of lev(I,K) + lev(J,K) + 1 (blocks with lev <= l_f are
-// allowed), level sets, and the gather map of A's entries into the dense
-// blocks. Pattern only: reused unchanged when the values change.
+// allowed), the level sets of the block graph (S1 §IV-A: the processing
+// order of the factorization and the solves), and the gather map of A's entries
+// into the dense blocks. Pattern only: reused unchanged when the values change.
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -72,9 +73,11 @@ int64_t BlockIldltStructure::bytes() const {
   return static_cast<int64_t>(
       perm.size() * sizeof(int32_t) + block_ptr.size() * sizeof(int32_t) +
       (col_ptr.size() + row_ptr.size() + value_ptr.size()) * sizeof(int64_t) +
-      (row_block.size() + fill_level.size()) * sizeof(int32_t) +
+      (row_block.size() + fill_level.size() + row_slot_col.size() +
+       level_blocks.size()) *
+          sizeof(int32_t) +
       (row_slot.size() + gather.size() + gather_mirror.size() +
-       a_offdiag_count.size()) *
+       a_offdiag_count.size() + level_ptr.size()) *
           sizeof(int64_t));
 }
 
@@ -190,11 +193,13 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
   std::vector<int64_t> next(s.col_ptr.begin(), s.col_ptr.end() - 1);
   s.row_ptr.assign(nb + 1, 0);
   s.row_slot.clear();
+  s.row_slot_col.clear();
   for (int64_t i = 0; i < nb; ++i) {  // rows ascending: columns stay sorted
     s.row_block[next[i]] = static_cast<int32_t>(i);
     s.fill_level[next[i]++] = 0;
     for (const auto& [k, lev] : filled[i]) {
       s.row_slot.push_back(next[k]);
+      s.row_slot_col.push_back(k);
       s.row_block[next[k]] = static_cast<int32_t>(i);
       s.fill_level[next[k]++] = lev;
     }
@@ -209,22 +214,29 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
                                                 s.block_size(s.row_block[t]);
     }
   }
-  // Level sets of the block graph: level(I) = 1 + max level(K), K in row I.
-  std::vector<int32_t> block_level(nb, 0);
+  // Level sets of the block graph (S1 §IV-A): level(I) = 1 + max level(K)
+  // over the blocks (I, K), K < I, of the level-of-fill pattern; rows in
+  // ascending order see their K finished. Counting sort into level_blocks
+  // keeps the blocks of a level ascending.
   {
-    std::vector<int32_t> column_of(slots);
-    for (int64_t j = 0; j < nb; ++j) {
-      for (int64_t t = s.col_ptr[j]; t < s.col_ptr[j + 1]; ++t) {
-        column_of[t] = static_cast<int32_t>(j);
-      }
-    }
+    std::vector<int32_t> block_level(nb, 0);
     for (int64_t i = 0; i < nb; ++i) {
       for (int64_t r = s.row_ptr[i]; r < s.row_ptr[i + 1]; ++r) {
         block_level[i] =
-            std::max(block_level[i], block_level[column_of[s.row_slot[r]]] + 1);
+            std::max(block_level[i], block_level[s.row_slot_col[r]] + 1);
       }
       s.num_levels = std::max(s.num_levels, block_level[i] + 1);
     }
+    s.level_ptr.assign(s.num_levels + 1, 0);
+    for (int64_t i = 0; i < nb; ++i) ++s.level_ptr[block_level[i] + 1];
+    for (int l = 0; l < s.num_levels; ++l) s.level_ptr[l + 1] += s.level_ptr[l];
+    s.level_blocks.resize(nb);
+    std::vector<int64_t> fill(s.level_ptr.begin(), s.level_ptr.end() - 1);
+    for (int64_t i = 0; i < nb; ++i) {
+      s.level_blocks[fill[block_level[i]]++] = static_cast<int32_t>(i);
+    }
+  }
+  {
     // Gather map of A's stored entries.
     s.gather.resize(a.nnz());
     s.gather_mirror.assign(a.nnz(), -1);

@@ -17,12 +17,32 @@
 // Bunch-Kaufman or rook pivoting inside the block (tiny pivots perturbed,
 // counted), off-diagonal block solves, dual-threshold dropping per block
 // column (tau relative to the column 2-norm of L, then at most fill_factor
-// times A's entries in the column's off-diagonal blocks, S1 §IV-B3) with
-// the leftover budget passed on sequentially (S1 Alg. 2 run serially).
-// Limits: serial numeric phase and solves (level sets are computed but not
-// yet used for parallelism); no delayed pivots across blocks (a pivot a
-// block cannot supply is perturbed), so the inertia is never reliable;
-// dropped entries still occupy their dense block's storage.
+// times A's entries in the column's off-diagonal blocks, S1 §IV-B3).
+// Level scheduling (S1 §IV-A/B): the block columns of one level set read
+// only finished columns of earlier levels and write only their own slots,
+// so they are factorized together; backend kReference runs them one after
+// another, kCpu (and kCuda, which falls back to it) in parallel on a TBB
+// arena of ctx.threads threads.
+// Leftover budget (S1 Alg. 2, its conservative protocol made level-wise so
+// that the result does not depend on scheduling): the pool is the budget
+// that the columns of levels < l did not use; the columns of level l ask it
+// for what they need beyond their own fill_factor * nnz in ascending block
+// order, each granted min(request, what is still free) (Alg. 2 run with the
+// level's blocks in block order: never more than the pool is handed out);
+// what the columns of level l leave unused joins the pool only after the
+// level. The reference runs exactly this protocol serially, so kCpu equals
+// kReference bit for bit for every thread count (factor, D, pivots, stats).
+// Solves (S1 §IV-C): level-scheduled blocked forward substitution in pull
+// form over block row I (row_ptr/row_slot; push form would race), D^{-1},
+// backward substitution in pull form over block column J with the levels
+// reversed; kReference runs the blocks in block order, kCpu the blocks of a
+// level in parallel, with the same summation order: bitwise equal.
+// Limits: parallelism only across the block columns of a level (deep,
+// chain-like block graphs stay serial; nothing runs inside a block in
+// parallel); no delayed pivots across blocks (a pivot a block cannot supply
+// is perturbed), so the inertia is never reliable; dropped entries still
+// occupy their dense block's storage; one right-hand side per Apply (the
+// Preconditioner interface has no multi-RHS path).
 #ifndef FACTORD_FACTOR_BLOCK_ILDLT_H_
 #define FACTORD_FACTOR_BLOCK_ILDLT_H_
 
@@ -52,9 +72,10 @@ struct BlockIldltStructure {
   std::vector<int64_t> value_ptr;   // slots + 1: offset of the dense block
                                     // (column-major, leading dim = rows of I)
   // Row structure for the pull updates: for block row I, the slots of the
-  // blocks (I, K), K < I, ascending K.
-  std::vector<int64_t> row_ptr;  // num_blocks + 1
-  std::vector<int64_t> row_slot;
+  // blocks (I, K), K < I, ascending K (entries row_ptr[I]..row_ptr[I+1]-1).
+  std::vector<int64_t> row_ptr;       // num_blocks + 1
+  std::vector<int64_t> row_slot;      // per row entry: the slot of (I, K)
+  std::vector<int32_t> row_slot_col;  // per row entry: its block column K
   // A's stored entry e lands at values[gather[e]], and for an off-diagonal
   // entry of a diagonal block also at values[gather_mirror[e]] (else -1).
   std::vector<int64_t> gather;
@@ -62,7 +83,14 @@ struct BlockIldltStructure {
   // Entries of A in the off-diagonal blocks of block column J (the base of
   // the fill budget).
   std::vector<int64_t> a_offdiag_count;
-  int num_levels = 0;  // level sets of the block graph (S1 §IV-C)
+  // Level sets of the block graph (S1 §IV-A, §IV-C): level(J) = 1 + max
+  // level(K) over the slots (J, K), K < J (0 without any), so every block a
+  // column pulls from, or a block row's forward solve reads, lies in an
+  // earlier level. The blocks of level l are
+  // level_blocks[level_ptr[l]..level_ptr[l+1]-1], ascending.
+  int num_levels = 0;
+  std::vector<int64_t> level_ptr;     // num_levels + 1
+  std::vector<int32_t> level_blocks;  // num_blocks
   int fill_level_used = 0;
 
   int64_t num_blocks() const {
@@ -142,14 +170,19 @@ class BlockIldltFactor final : public Preconditioner {
  public:
   // Factorizes `a` (the matrix the structure was built for; values read,
   // not kept) with options.pivoting, drop_tolerance, fill_factor, scaling
-  // and the IPM shifts. Numerical trouble (tiny pivots) is perturbation
-  // counted in stats(), not an error. CANCELLED/DEADLINE_EXCEEDED from ctx.
+  // and the IPM shifts, level by level on ctx.backend with ctx.threads
+  // (the same bits on every backend and thread count). Numerical trouble
+  // (tiny pivots) is perturbation counted in stats(), not an error.
+  // CANCELLED/DEADLINE_EXCEEDED from ctx (checked every level, and every
+  // block column).
   static absl::StatusOr<std::unique_ptr<BlockIldltFactor>> Create(
       const CsrMatrix& a, std::shared_ptr<const BlockIldltStructure> structure,
       const FactorOptions& options, const ExecContext& ctx);
 
   int64_t size() const override { return structure_->n; }
-  // r and z have size() entries and must not overlap.
+  // r and z have size() entries and must not overlap; level-scheduled on
+  // ctx.backend with ctx.threads, bitwise equal across backends and thread
+  // counts. Allocates 2 n doubles of workspace per call.
   void Apply(const ExecContext& ctx, std::span<const double> r,
              std::span<double> z) const override;
 

@@ -1,0 +1,207 @@
+// One block column of the left-looking block incomplete LDL^T (S1 §IV-B,
+// Alg. 1): column J pulls the updates L(I,K) D_K L(J,K)^T of every finished
+// column K with a kept block (J,K) into the blocks (I,J) its pattern allows
+// (fill outside the level-of-fill pattern is discarded), factorizes its
+// diagonal block with the dense LDL^T with pivoting inside the block (1x1
+// and 2x2; tiny pivots perturbed and counted: no delays across blocks),
+// solves the off-diagonal blocks and applies the dual-threshold dropping
+// (S1 §IV-B3): entries <= tau * ||l_c||_2 go (Prepare), then at most the
+// budget the leftover protocol allows survive, the largest kept (Finish).
+// Diagonal blocks are dense and never dropped (S1: no dropping in dense
+// blocks). Pivoting inside block J permutes its columns; the permutation is
+// kept per block (pivot_order) and applied in the solves.
+#include "src/factor/block_ildlt_column.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace factord::internal {
+
+BlockColumnScratch::BlockColumnScratch(const BlockIldltStructure& s)
+    : slot_of_row(s.num_blocks(), -1) {
+  int64_t most = 0;  // the most off-diagonal entries of one block column
+  for (int64_t j = 0; j < s.num_blocks(); ++j) {
+    const int64_t diagonal = s.col_ptr[j];
+    most = std::max(most,
+                    s.value_ptr[s.col_ptr[j + 1]] - s.value_ptr[diagonal + 1]);
+  }
+  survivors.reserve(most);
+}
+
+void BlockColumnFactorizer::Prepare(int64_t j, BlockColumnScratch* scratch,
+                                    BlockColumnCounts* counts) const {
+  const BlockIldltStructure& s = s_;
+  double* values = f_.values;
+  const int bj = s.block_size(j);
+  const int64_t start = s.block_ptr[j];
+  std::vector<int64_t>& slot_of_row = scratch->slot_of_row;
+  double* w = scratch->w;
+  double* x = scratch->x;
+  for (int64_t t = s.col_ptr[j]; t < s.col_ptr[j + 1]; ++t) {
+    slot_of_row[s.row_block[t]] = t;
+  }
+  // Pull updates (S1 Alg. 1): A(I,J) -= L(I,K) D_K L(J,K)^T, K ascending.
+  for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
+    const int64_t tk = s.row_slot[r];
+    if (!f_.kept[tk]) continue;
+    const int32_t k = s.row_slot_col[r];
+    const int bk = s.block_size(k);
+    const int64_t kstart = s.block_ptr[k];
+    const double* ljk = &values[s.value_ptr[tk]];
+    // W = L(J,K) D_K, bj x bk.
+    for (int c = 0; c < bk; ++c) {
+      const int ps = f_.pivot_size[kstart + c];
+      if (ps == 2) {
+        const double p = f_.d_diag[kstart + c], q = f_.d_off[kstart + c],
+                     u = f_.d_diag[kstart + c + 1];
+        for (int i = 0; i < bj; ++i) {
+          const double l0 = ljk[i + c * bj], l1 = ljk[i + (c + 1) * bj];
+          w[i + c * bj] = l0 * p + l1 * q;
+          w[i + (c + 1) * bj] = l0 * q + l1 * u;
+        }
+        ++c;
+      } else {
+        const double d = f_.d_diag[kstart + c];
+        for (int i = 0; i < bj; ++i) w[i + c * bj] = ljk[i + c * bj] * d;
+      }
+    }
+    for (int64_t u = tk; u < s.col_ptr[k + 1]; ++u) {
+      const int32_t bi_index = s.row_block[u];
+      const int64_t target = slot_of_row[bi_index];
+      if (target < 0 || !f_.kept[u]) continue;  // outside the pattern
+      const int bi = s.block_size(bi_index);
+      const double* lik = &values[s.value_ptr[u]];
+      double* aij = &values[s.value_ptr[target]];
+      for (int c = 0; c < bk; ++c) {
+        const double* lcol = lik + c * bi;
+        for (int jj = 0; jj < bj; ++jj) {
+          const double wv = w[jj + c * bj];
+          if (wv == 0) continue;
+          double* acol = aij + jj * bi;
+          for (int i = 0; i < bi; ++i) acol[i] -= lcol[i] * wv;
+        }
+      }
+    }
+  }
+  for (int64_t t = s.col_ptr[j]; t < s.col_ptr[j + 1]; ++t) {
+    slot_of_row[s.row_block[t]] = -1;
+  }
+  // Diagonal block: dense LDL^T with pivoting inside the block.
+  double* diag = &values[s.value_ptr[s.col_ptr[j]]];
+  int* order = scratch->order;
+  int* size = scratch->size;
+  std::copy(diag, diag + bj * bj, scratch->front);
+  const kernels::DenseLdltCounts dense =
+      kernels::DensePartialLdlt(scratch->front, bj, bj, params_, order, size,
+                                scratch->d_diag, scratch->d_off, scratch->work);
+  counts->perturbed += dense.perturbed;
+  counts->two_by_two += dense.two_by_two;
+  // L_JJ in pivot order, unit diagonal, zero inside a 2x2 pair.
+  for (int c = 0; c < bj; ++c) {
+    for (int r2 = 0; r2 < bj; ++r2) {
+      double v = 0;
+      if (r2 == c) {
+        v = 1;
+      } else if (r2 > c && !(size[c] == 2 && r2 == c + 1)) {
+        v = scratch->front[order[r2] + order[c] * bj];
+      }
+      diag[r2 + c * bj] = v;
+    }
+    f_.pivot_order[start + c] = order[c];
+    f_.pivot_size[start + c] = static_cast<int8_t>(size[c] < 0 ? 1 : size[c]);
+    f_.d_diag[start + c] = scratch->d_diag[c];
+    f_.d_off[start + c] = scratch->d_off[c];
+  }
+  counts->nnz_factor += int64_t{bj} * (bj + 1) / 2 + dense.two_by_two;
+  // Off-diagonal blocks: L(I,J) = A(I,J) P_J L_JJ^{-T} D_J^{-1}.
+  double* norm2 = scratch->norm2;
+  std::fill(norm2, norm2 + bj, 0.0);
+  for (int64_t t = s.col_ptr[j] + 1; t < s.col_ptr[j + 1]; ++t) {
+    const int bi = s.block_size(s.row_block[t]);
+    double* aij = &values[s.value_ptr[t]];
+    for (int c = 0; c < bj; ++c) {
+      std::copy(aij + order[c] * bi, aij + (order[c] + 1) * bi, x + c * bi);
+    }
+    for (int c = 0; c < bj; ++c) {  // X L_JJ^{-T}: forward over columns
+      for (int p = 0; p < c; ++p) {
+        const double l = diag[c + p * bj];
+        if (l == 0) continue;
+        for (int i = 0; i < bi; ++i) x[i + c * bi] -= x[i + p * bi] * l;
+      }
+    }
+    for (int c = 0; c < bj; ++c) {  // D_J^{-1}
+      const int64_t g = start + c;
+      if (f_.pivot_size[g] == 2) {
+        const double p = f_.d_diag[g], q = f_.d_off[g], u = f_.d_diag[g + 1];
+        const double det = p * u - q * q;
+        for (int i = 0; i < bi; ++i) {
+          const double y0 = x[i + c * bi], y1 = x[i + (c + 1) * bi];
+          x[i + c * bi] = (y0 * u - y1 * q) / det;
+          x[i + (c + 1) * bi] = (y1 * p - y0 * q) / det;
+        }
+        ++c;
+      } else {
+        const double inv = 1.0 / f_.d_diag[g];
+        for (int i = 0; i < bi; ++i) x[i + c * bi] *= inv;
+      }
+    }
+    std::copy(x, x + bi * bj, aij);
+    for (int c = 0; c < bj; ++c) {
+      for (int i = 0; i < bi; ++i) {
+        norm2[c] += aij[i + c * bi] * aij[i + c * bi];
+      }
+    }
+  }
+  // Dual-threshold dropping (S1 §IV-B3), first rule: |l| <= tau ||l_c||_2.
+  for (int64_t t = s.col_ptr[j] + 1; t < s.col_ptr[j + 1]; ++t) {
+    const int bi = s.block_size(s.row_block[t]);
+    double* aij = &values[s.value_ptr[t]];
+    for (int c = 0; c < bj; ++c) {
+      const double limit = tau_ * std::sqrt(norm2[c]);
+      for (int i = 0; i < bi; ++i) {
+        double& v = aij[i + c * bi];
+        if (v == 0) continue;
+        if (std::abs(v) <= limit) {
+          v = 0;
+          ++counts->dropped_entries;
+        } else {
+          ++counts->survivors;
+        }
+      }
+    }
+  }
+}
+
+void BlockColumnFactorizer::Finish(int64_t j, int64_t keep,
+                                   BlockColumnScratch* scratch,
+                                   BlockColumnCounts* counts) const {
+  const BlockIldltStructure& s = s_;
+  double* values = f_.values;
+  if (keep < counts->survivors) {
+    // Second rule: only the `keep` largest survivors stay.
+    auto& survivors = scratch->survivors;
+    survivors.clear();
+    for (int64_t t = s.col_ptr[j] + 1; t < s.col_ptr[j + 1]; ++t) {
+      for (int64_t e = s.value_ptr[t]; e < s.value_ptr[t + 1]; ++e) {
+        if (values[e] != 0)
+          survivors.push_back({std::abs(values[e]), &values[e]});
+      }
+    }
+    std::nth_element(
+        survivors.begin(), survivors.begin() + keep, survivors.end(),
+        [](const auto& x1, const auto& x2) { return x1.first > x2.first; });
+    for (auto it = survivors.begin() + keep; it != survivors.end(); ++it) {
+      *it->second = 0;
+      ++counts->dropped_entries;
+    }
+  }
+  counts->nnz_factor += std::min(keep, counts->survivors);
+  for (int64_t t = s.col_ptr[j] + 1; t < s.col_ptr[j + 1]; ++t) {
+    const double* aij = &values[s.value_ptr[t]];
+    const int64_t len = s.value_ptr[t + 1] - s.value_ptr[t];
+    f_.kept[t] = std::any_of(aij, aij + len, [](double v) { return v != 0; });
+    if (!f_.kept[t]) ++counts->dropped_blocks;
+  }
+}
+
+}  // namespace factord::internal
