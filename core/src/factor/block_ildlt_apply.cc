@@ -34,6 +34,10 @@ namespace {
 // Blocks per task of a threaded solve: one block's work is a few hundred
 // flops, so a task takes several to keep TBB's overhead small.
 constexpr int64_t kSolveGrain = 4;
+// A level (or the D^{-1} sweep) runs in parallel only when it reads at least
+// this many values: less is a few microseconds of work, no more than waking
+// TBB's workers costs. The bits are the same either way.
+constexpr int64_t kParallelSolveValues = 16384;
 
 // The solve of one block row or column on the factor's arrays (read-only);
 // the vectors are the caller's: y (ordered right-hand side, reused for x)
@@ -155,15 +159,18 @@ void BlockIldltFactor::Apply(const ExecContext& ctx, std::span<const double> r,
       for (int level = 0; level < s.num_levels; ++level) {  // L w = P y
         const int64_t first = s.level_ptr[level];
         internal::ForEachInLevel(
-            true, s.level_ptr[level + 1] - first, kSolveGrain,
+            s.level_values[level] >= kParallelSolveValues,
+            s.level_ptr[level + 1] - first, kSolveGrain,
             [&](int64_t b) { solver.Forward(blocks[first + b]); });
       }
-      internal::ForEachInLevel(true, nb, 16 * kSolveGrain,  // D^{-1}
+      internal::ForEachInLevel(n >= 4 * kParallelSolveValues, nb,  // D^{-1}
+                               16 * kSolveGrain,
                                [&](int64_t j) { solver.Diagonal(j); });
       for (int level = s.num_levels - 1; level >= 0; --level) {  // L^T x = w
         const int64_t first = s.level_ptr[level];
         internal::ForEachInLevel(
-            true, s.level_ptr[level + 1] - first, kSolveGrain,
+            s.level_values[level] >= kParallelSolveValues,
+            s.level_ptr[level + 1] - first, kSolveGrain,
             [&](int64_t b) { solver.Backward(blocks[first + b]); });
       }
     });

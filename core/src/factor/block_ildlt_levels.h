@@ -14,6 +14,7 @@
 #ifndef FACTORD_SRC_FACTOR_BLOCK_ILDLT_LEVELS_H_
 #define FACTORD_SRC_FACTOR_BLOCK_ILDLT_LEVELS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -58,13 +59,26 @@ inline int LevelThreadIndex() {
   return index < 0 ? 0 : index;
 }
 
-// Calls body(i) for i in [0, count), in parallel when `parallel` and
-// count >= 2 * grain, in ascending order on the calling thread otherwise.
-// Call it inside InLevelArena. body(i) must write only what item i owns and
-// read nothing another item of the same call writes.
+// Tests set this so that every level of two or more blocks runs in
+// parallel, however little work it holds (the work thresholds of the
+// callers decide where time goes, never a bit of the result).
+inline std::atomic<bool>& ForceParallelLevelsForTesting() {
+  static std::atomic<bool> force{false};
+  return force;
+}
+
+// Calls body(i) for i in [0, count), in parallel when `worth_it` (the
+// caller's work estimate says so) and count >= 2 * grain, in ascending
+// order on the calling thread otherwise. Call it inside InLevelArena.
+// body(i) must write only what item i owns and read nothing another item
+// of the same call writes.
 template <typename Body>
-void ForEachInLevel(bool parallel, int64_t count, int64_t grain, Body&& body) {
-  if (!parallel || count < 2 * grain) {
+void ForEachInLevel(bool worth_it, int64_t count, int64_t grain, Body&& body) {
+  if (ForceParallelLevelsForTesting().load(std::memory_order_relaxed)) {
+    worth_it = true;
+    grain = 1;
+  }
+  if (!worth_it || count < 2 * grain) {
     for (int64_t i = 0; i < count; ++i) body(i);
     return;
   }

@@ -38,6 +38,37 @@ kernels::DenseLdltParams PivotParams(const FactorOptions& options,
   return params;
 }
 
+// A level runs in parallel only when its work would take a thread tens of
+// microseconds, about what waking TBB's workers costs: below these sizes
+// the level runs on the calling thread (the bits are the same either way).
+constexpr int64_t kParallelFlops = 50000;
+constexpr int64_t kParallelFinishValues = 65536;
+
+// Per level: an upper bound of the flops of its columns (every block
+// kept): pull updates bj * (values of column K from (J, K) on), the dense
+// LDL^T bj^3, the off-diagonal solves bj * (values of column J); and the
+// values of its columns (what Finish scans).
+void LevelWork(const BlockIldltStructure& s, std::vector<int64_t>* flops,
+               std::vector<int64_t>* values) {
+  flops->assign(s.num_levels, 0);
+  values->assign(s.num_levels, 0);
+  for (int l = 0; l < s.num_levels; ++l) {
+    for (int64_t b = s.level_ptr[l]; b < s.level_ptr[l + 1]; ++b) {
+      const int32_t j = s.level_blocks[b];
+      const int64_t bj = s.block_size(j);
+      const int64_t column =
+          s.value_ptr[s.col_ptr[j + 1]] - s.value_ptr[s.col_ptr[j]];
+      int64_t updates = 0;
+      for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
+        const int32_t k = s.row_slot_col[r];
+        updates += s.value_ptr[s.col_ptr[k + 1]] - s.value_ptr[s.row_slot[r]];
+      }
+      (*flops)[l] += bj * (updates + column) + bj * bj * bj;
+      (*values)[l] += column;
+    }
+  }
+}
+
 }  // namespace
 
 absl::Status ScatterScaledBlocks(const CsrMatrix& a,
@@ -173,6 +204,8 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
   for (int t = 0; t < internal::LevelThreadCount(ctx); ++t) {
     scratch.emplace_back(s);
   }
+  std::vector<int64_t> level_flops, level_values;
+  LevelWork(s, &level_flops, &level_values);
   std::atomic<bool> stop{false};
   absl::Status status;
   internal::InLevelArena(ctx, [&] {
@@ -181,15 +214,17 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
       const int64_t count = s.level_ptr[level + 1] - first;
       status = ctx.CheckCancelled();
       if (!status.ok()) return;
-      internal::ForEachInLevel(true, count, 1, [&](int64_t b) {
-        if (stop.load(std::memory_order_relaxed)) return;
-        if (!ctx.CheckCancelled().ok()) {
-          stop.store(true, std::memory_order_relaxed);
-          return;
-        }
-        const int32_t j = s.level_blocks[first + b];
-        columns.Prepare(j, &scratch[internal::LevelThreadIndex()], &counts[j]);
-      });
+      internal::ForEachInLevel(
+          level_flops[level] >= kParallelFlops, count, 1, [&](int64_t b) {
+            if (stop.load(std::memory_order_relaxed)) return;
+            if (!ctx.CheckCancelled().ok()) {
+              stop.store(true, std::memory_order_relaxed);
+              return;
+            }
+            const int32_t j = s.level_blocks[first + b];
+            columns.Prepare(j, &scratch[internal::LevelThreadIndex()],
+                            &counts[j]);
+          });
       if (stop.load()) {
         status = ctx.CheckCancelled();
         if (status.ok()) status = absl::CancelledError("request cancelled");
@@ -201,11 +236,13 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
         keep[j] = leftover.Keep(s.a_offdiag_count[j], counts[j].survivors);
       }
       leftover.EndLevel();
-      internal::ForEachInLevel(true, count, 1, [&](int64_t b) {
-        const int32_t j = s.level_blocks[first + b];
-        columns.Finish(j, keep[j], &scratch[internal::LevelThreadIndex()],
-                       &counts[j]);
-      });
+      internal::ForEachInLevel(
+          level_values[level] >= kParallelFinishValues, count, 1,
+          [&](int64_t b) {
+            const int32_t j = s.level_blocks[first + b];
+            columns.Finish(j, keep[j], &scratch[internal::LevelThreadIndex()],
+                           &counts[j]);
+          });
       for (int64_t b = first; b < first + count; ++b) {
         add_counts(counts[s.level_blocks[b]]);
       }

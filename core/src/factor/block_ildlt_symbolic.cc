@@ -77,7 +77,7 @@ int64_t BlockIldltStructure::bytes() const {
        level_blocks.size()) *
           sizeof(int32_t) +
       (row_slot.size() + gather.size() + gather_mirror.size() +
-       a_offdiag_count.size() + level_ptr.size()) *
+       a_offdiag_count.size() + level_ptr.size() + level_values.size()) *
           sizeof(int64_t));
 }
 
@@ -234,6 +234,15 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
     std::vector<int64_t> fill(s.level_ptr.begin(), s.level_ptr.end() - 1);
     for (int64_t i = 0; i < nb; ++i) {
       s.level_blocks[fill[block_level[i]]++] = static_cast<int32_t>(i);
+    }
+    s.level_values.assign(s.num_levels, 0);
+    for (int64_t i = 0; i < nb; ++i) {
+      int64_t values =
+          s.value_ptr[s.col_ptr[i + 1]] - s.value_ptr[s.col_ptr[i]];
+      for (int64_t r = s.row_ptr[i]; r < s.row_ptr[i + 1]; ++r) {
+        values += s.value_ptr[s.row_slot[r] + 1] - s.value_ptr[s.row_slot[r]];
+      }
+      s.level_values[block_level[i]] += values;
     }
   }
   {

@@ -25,6 +25,7 @@
 #include "factord/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "src/factor/block_ildlt_leftover.h"
+#include "src/factor/block_ildlt_levels.h"
 #include "test_data.h"
 
 namespace factord {
@@ -111,7 +112,8 @@ std::unique_ptr<BlockIldltFactor> Factor(
   return f.ok() ? *std::move(f) : nullptr;
 }
 
-// Factorizes with the reference and with cpu on 1..4 threads, compares the
+// Factorizes with the reference and with cpu on 1..4 threads (every level
+// in parallel, and as the work thresholds decide), compares the
 // factors and the Apply outputs (each factor applied on its own backend,
 // and the reference factor applied by cpu) bit for bit. Returns the
 // reference factor.
@@ -127,21 +129,28 @@ std::unique_ptr<BlockIldltFactor> ExpectCpuEqualsReference(
   for (double& v : r) v = uniform(rng);
   std::vector<double> z_ref(a.rows), z(a.rows);
   ref->Apply(reference, r, z_ref);
-  for (int threads = 1; threads <= 4; ++threads) {
-    const std::string label = what + ", " + std::to_string(threads) +
-                              " thread" + (threads > 1 ? "s" : "");
-    const ExecContext cpu = Context(Backend::kCpu, threads);
-    auto f = Factor(a, s, options, cpu);
-    if (f == nullptr) continue;
-    ExpectSameFactor(*ref, *f, label);
-    std::fill(z.begin(), z.end(), -7.0);
-    f->Apply(cpu, r, z);
-    EXPECT_EQ(FirstDifference<double>(z_ref, z), -1) << label << ": Apply";
-    std::fill(z.begin(), z.end(), -7.0);
-    ref->Apply(cpu, r, z);
-    EXPECT_EQ(FirstDifference<double>(z_ref, z), -1)
-        << label << ": Apply of the reference factor";
+  // Every level in parallel (however small), then as the work thresholds
+  // decide.
+  for (const bool force : {true, false}) {
+    internal::ForceParallelLevelsForTesting().store(force);
+    for (int threads = force ? 1 : 2; threads <= 4; ++threads) {
+      const std::string label = what + ", " + std::to_string(threads) +
+                                " thread" + (threads > 1 ? "s" : "") +
+                                (force ? ", every level parallel" : "");
+      const ExecContext cpu = Context(Backend::kCpu, threads);
+      auto f = Factor(a, s, options, cpu);
+      if (f == nullptr) continue;
+      ExpectSameFactor(*ref, *f, label);
+      std::fill(z.begin(), z.end(), -7.0);
+      f->Apply(cpu, r, z);
+      EXPECT_EQ(FirstDifference<double>(z_ref, z), -1) << label << ": Apply";
+      std::fill(z.begin(), z.end(), -7.0);
+      ref->Apply(cpu, r, z);
+      EXPECT_EQ(FirstDifference<double>(z_ref, z), -1)
+          << label << ": Apply of the reference factor";
+    }
   }
+  internal::ForceParallelLevelsForTesting().store(false);
   return ref;
 }
 
@@ -349,6 +358,47 @@ TEST(BlockIldltThreaded, LeftoverProtocolIsLevelWise) {
   // No limit without a fill factor.
   internal::LevelLeftover unlimited(0);
   EXPECT_EQ(unlimited.Keep(1, 1000), 1000);
+}
+
+// Three levels of scalar blocks: column 0 (level 0) holds 4 explicit zeros
+// of A, so with fill_factor 0.5 it leaves 2 entries of budget unused;
+// columns 4..7 (level 1) each need 3 entries with a capacity of 1.5 and
+// share that pool in block order: column 4 is granted 1.5 (keeps 3),
+// column 5 the last 0.5 (keeps 2), columns 6 and 7 nothing (keep 1 each).
+// Columns 8..11 form level 2. Granting in another order, or letting
+// column 0's leftover reach the level-1 columns one by one instead of as a
+// pool, gives other counts.
+TEST(BlockIldltThreaded, LeftoverIsSharedInBlockOrderInsideALevel) {
+  std::vector<Entry> e;
+  for (int i = 0; i < 12; ++i) e.push_back({i, i, 4.0 + 0.1 * i});
+  for (int i = 4; i < 8; ++i) e.push_back({i, 0, 0.0});
+  for (int j = 4; j < 8; ++j) {
+    for (int i = 8; i < 11; ++i) e.push_back({i, j, 0.2 + 0.05 * i - 0.03 * j});
+  }
+  const CsrMatrix a = LowerFromEntries(12, e);
+  FactorOptions options = Planted();
+  options.fill_level = 0;
+  options.fill_factor = 0.5;
+  std::vector<int32_t> block_ptr;
+  for (int k = 0; k <= 12; ++k) block_ptr.push_back(k);
+  auto s = FromBlocks(a, options, block_ptr);
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->num_levels, 3);
+  EXPECT_EQ(s->level_ptr[2] - s->level_ptr[1], 4);
+  auto ref = ExpectCpuEqualsReference(a, s, options, "shared leftover");
+  ASSERT_NE(ref, nullptr);
+  std::vector<int> kept_in_column(12, 0);
+  for (int64_t j = 0; j < 12; ++j) {
+    for (int64_t t = s->col_ptr[j] + 1; t < s->col_ptr[j + 1]; ++t) {
+      kept_in_column[j] += ref->block_values()[s->value_ptr[t]] != 0;
+    }
+  }
+  EXPECT_EQ(kept_in_column[4], 3);
+  EXPECT_EQ(kept_in_column[5], 2);
+  EXPECT_EQ(kept_in_column[6], 1);
+  EXPECT_EQ(kept_in_column[7], 1);
+  EXPECT_EQ(ref->stats().dropped_entries, 5);
+  EXPECT_EQ(ref->stats().nnz_factor, 12 + 7);
 }
 
 TEST(BlockIldltThreaded, CancelledBeforeTheFirstLevel) {

@@ -91,6 +91,10 @@ struct BlockIldltStructure {
   int num_levels = 0;
   std::vector<int64_t> level_ptr;     // num_levels + 1
   std::vector<int32_t> level_blocks;  // num_blocks
+  // Per level: the dense values of its blocks' block rows and block columns
+  // (what one forward plus backward solve reads for the level); the solves
+  // run a level in parallel only when it is worth waking threads for.
+  std::vector<int64_t> level_values;  // num_levels
   int fill_level_used = 0;
 
   int64_t num_blocks() const {
