@@ -21,8 +21,9 @@
 // Level scheduling (S1 §IV-A/B): the block columns of one level set read
 // only finished columns of earlier levels and write only their own slots,
 // so they are factorized together; backend kReference runs them one after
-// another, kCpu (and kCuda, which falls back to it) in parallel on a TBB
-// arena of ctx.threads threads.
+// another, kCpu in parallel on a TBB arena of ctx.threads threads (kCuda
+// has no device kernel for this method yet and takes the kCpu path; its
+// ctx.CheckCancelled also reports device errors).
 // Leftover budget (S1 Alg. 2, its conservative protocol made level-wise so
 // that the result does not depend on scheduling): the pool is the budget
 // that the columns of levels < l did not use; the columns of level l ask it
@@ -39,10 +40,12 @@
 // level in parallel, with the same summation order: bitwise equal.
 // Limits: parallelism only across the block columns of a level (deep,
 // chain-like block graphs stay serial; nothing runs inside a block in
-// parallel); no delayed pivots across blocks (a pivot a block cannot supply
-// is perturbed), so the inertia is never reliable; dropped entries still
-// occupy their dense block's storage; one right-hand side per Apply (the
-// Preconditioner interface has no multi-RHS path).
+// parallel; a level with little work, under ~50k flops in the numeric
+// phase or 16k values in a solve, runs on one thread); the Ruiz scaling
+// and the scatter of A stay serial; no delayed pivots across blocks (a pivot a
+// block cannot supply is perturbed), so the inertia is never reliable; dropped
+// entries still occupy their dense block's storage; one right-hand side per
+// Apply (the Preconditioner interface has no multi-RHS path).
 #ifndef FACTORD_FACTOR_BLOCK_ILDLT_H_
 #define FACTORD_FACTOR_BLOCK_ILDLT_H_
 
