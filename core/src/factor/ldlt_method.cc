@@ -88,6 +88,11 @@ std::vector<double> ShiftedValues(const CsrMatrix& a,
 // The matching's 2x2 candidates on the values of the matrix given to
 // Analyze (shifted as its first factorization will be), or none when it
 // carries no (finite) values: S1 §II, Duff & Pralet's compressed ordering.
+// Every candidate is imposed. Keeping only pairs whose scaled diagonals are
+// both below the pivot threshold (neither passes a 1x1 test up front) was
+// measured and rejected: on the ldlt KKT test set it keeps 21227 of the
+// 21411 delayed pivots (all candidates: 4358), because a pair also helps
+// by eliminating a constraint right after its variable, 1x1 after 1x1.
 std::vector<std::pair<int32_t, int32_t>> AnalysisPairs(
     const CsrMatrix& a, const FactorOptions& options) {
   if (options.scaling != Scaling::kMatching || !options.impose_matching_pairs ||

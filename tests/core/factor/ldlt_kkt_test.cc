@@ -98,6 +98,25 @@ CsrMatrix SaddlePoint(const CsrMatrix& a, int64_t n1) {
   return s;
 }
 
+// FACTORD_KKT_SCALING=matching|ruiz|none (default: the method's default)
+// and FACTORD_KKT_PAIRS=0 (matching without its 2x2 candidates imposed on
+// the order) measure the same systems under other options.
+FactorOptions OptionsFromEnvironment() {
+  FactorOptions options;
+  const char* scaling = std::getenv("FACTORD_KKT_SCALING");
+  if (scaling != nullptr) {
+    const std::string s = scaling;
+    options.scaling = s == "matching" ? Scaling::kMatching
+                      : s == "none"   ? Scaling::kNone
+                                      : Scaling::kRuiz;
+  }
+  const char* pairs = std::getenv("FACTORD_KKT_PAIRS");
+  if (pairs != nullptr && std::string(pairs) == "0") {
+    options.impose_matching_pairs = false;
+  }
+  return options;
+}
+
 // may_be_singular: the saddle-point variant is singular when A lacks full
 // row rank; then the factorization must say so (perturbed pivots, status
 // kPerturbed, inertia_reliable false) instead of claiming an inertia.
@@ -107,7 +126,7 @@ void CheckSystem(const std::string& name, std::shared_ptr<const CsrMatrix> a,
                  bool may_be_singular = false, int* singular = nullptr,
                  bool backward_stable_suffices = false) {
   Timer timer;
-  auto run = testing::RunLdlt(a, b);
+  auto run = testing::RunLdlt(a, b, OptionsFromEnvironment());
   const double seconds = timer.Seconds();
   ASSERT_TRUE(run.ok()) << name << ": " << run.status();
   const FactorReport& f = run->factor;
