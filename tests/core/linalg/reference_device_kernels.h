@@ -31,7 +31,14 @@ class ReferenceDeviceKernels : public DeviceKernels {
   }
   absl::StatusOr<std::unique_ptr<DeviceStream>> CreateStream() const override {
     if (!stream_error_.ok()) return stream_error_;
+    std::lock_guard<std::mutex> lock(mu_);
+    ++streams_;
     return std::make_unique<DeviceStream>();
+  }
+  // Streams created so far (one per request context).
+  int streams() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return streams_;
   }
 
   // Calls per entry point so far ("Spmv", "ApplyBlockDiagonal", ...).
@@ -180,6 +187,7 @@ class ReferenceDeviceKernels : public DeviceKernels {
   mutable std::mutex mu_;
   mutable std::map<std::string, int> calls_;
   mutable int call_number_ = 0;
+  mutable int streams_ = 0;
   int fail_from_ = -1;
   absl::Status error_;
   absl::Status stream_error_;
