@@ -8,11 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "factord/base/device_context.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "server/auth/tls_credentials.h"
+#include "server/backend_choice.h"
 #include "server/cache/analysis_cache.h"
 #include "server/cache/factor_cache.h"
 #include "server/health/health.h"
@@ -25,31 +27,47 @@
 #include "server/service/solver_service.h"
 #include "server/work/worker_pool.h"
 
+#ifdef FACTORD_WITH_CUDA_BACKEND
+#include "kernels/cuda/cuda_backend.h"
+#endif
+
 namespace factord::server {
 namespace {
 
-// No CUDA backend is built yet: auto runs on the CPU, cuda is refused.
-absl::StatusOr<Backend> ResolveBackend(const std::string& requested) {
-  if (requested == "auto") {
-    LogLine("backend: cpu (no GPU found)");
-    return Backend::kCpu;
+// Registers the CUDA kernels when this binary has them, then picks the
+// backend (backend_choice.h) and logs the choice with its reason.
+absl::StatusOr<BackendChoice> ResolveBackend(const std::string& requested) {
+#ifdef FACTORD_WITH_CUDA_BACKEND
+  // Unless a kCuda backend is registered already (in-process tests register
+  // a host-run one to drive the device path without a GPU).
+  if (!DeviceBackendRegistered(Backend::kCuda)) {
+    if (absl::Status s = kernels::cuda::RegisterCudaBackend(); !s.ok()) {
+      return s;
+    }
   }
-  if (requested == "cpu") {
-    LogLine("backend: cpu");
-    return Backend::kCpu;
+#endif
+  const bool cuda_built = DeviceBackendRegistered(Backend::kCuda);
+  // Probing initialises the CUDA runtime: only when CUDA may be chosen.
+  const DeviceProbe probe = cuda_built && requested != "cpu"
+                                ? ProbeDevices(Backend::kCuda)
+                                : DeviceProbe{};
+  absl::StatusOr<BackendChoice> choice =
+      ChooseBackend(requested, cuda_built, probe);
+  if (choice.ok()) {
+    LogLine(absl::StrCat("backend: ", BackendName(choice->backend), " (",
+                         requested == "auto" ? "auto: " : "", choice->reason,
+                         ")"));
   }
-  if (requested == "cuda") {
-    return absl::FailedPreconditionError(
-        "backend cuda requested, but this build has no CUDA backend and no "
-        "CUDA device is available; use --backend=cpu or auto");
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("backend '", requested, "' is not one of auto, cpu, cuda"));
+  return choice;
 }
 
 absl::Status CheckConfig(const ServerConfig& c) {
   if (c.workers < 1) return absl::InvalidArgumentError("workers must be >= 1");
   if (c.threads < 0) return absl::InvalidArgumentError("threads must be >= 0");
+  if (c.device_cache_bytes < 0) {
+    return absl::InvalidArgumentError(
+        "device_cache_bytes must be >= 0 (0: no limit)");
+  }
   if (c.cache_bytes <= 0) {
     return absl::InvalidArgumentError("cache_bytes must be > 0");
   }
@@ -75,6 +93,8 @@ struct Server::State {
   ServerConfig config;
   std::unique_ptr<Metrics> metrics;
   std::unique_ptr<FactorCache> cache;
+  // --device_cache_bytes: device bytes of all requests (kCuda).
+  std::unique_ptr<DeviceMemoryBudget> device_budget;
   AnalysisCache analyses;
   std::unique_ptr<WorkerPool> jobs;
   std::unique_ptr<WorkerPool> assembly;
@@ -110,14 +130,17 @@ struct Server::State {
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     const ServerConfig& config) {
   if (absl::Status s = CheckConfig(config); !s.ok()) return s;
-  absl::StatusOr<Backend> backend = ResolveBackend(config.backend);
-  if (!backend.ok()) return backend.status();
+  absl::StatusOr<BackendChoice> choice = ResolveBackend(config.backend);
+  if (!choice.ok()) return choice.status();
+  const Backend backend = choice->backend;
 
   auto state = std::make_unique<State>();
   State& s = *state;
   s.config = config;
-  s.metrics = std::make_unique<Metrics>(FACTORD_VERSION, BackendName(*backend));
+  s.metrics = std::make_unique<Metrics>(FACTORD_VERSION, BackendName(backend));
   s.metrics->SetDeviceMemoryBudget(config.device_cache_bytes);
+  s.device_budget =
+      std::make_unique<DeviceMemoryBudget>(config.device_cache_bytes);
   Metrics* metrics = s.metrics.get();
   FactorCache::Options cache_options;
   cache_options.budget_bytes = config.cache_bytes;
@@ -134,13 +157,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     g.cache_bytes = st->cache->bytes();
     g.cache_entries = st->cache->entries();
     g.queue_length = st->jobs->queue_length() + st->assembly->queue_length();
+    g.device_memory_bytes = st->device_budget->in_use();
     return g;
   });
 
   ServiceState& ss = s.service_state;
   ss.config = config;
-  ss.backend = *backend;
-  ss.backend_name = std::string(BackendName(*backend));
+  ss.backend = backend;
+  ss.backend_name = std::string(BackendName(backend));
+  ss.backend_reason = choice->reason;
+  ss.device_budget = s.device_budget.get();
   ss.threads = config.threads > 0
                    ? config.threads
                    : std::max(1u, std::thread::hardware_concurrency());

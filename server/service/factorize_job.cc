@@ -88,7 +88,10 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   }
   state.metrics->CacheHit();
   const CsrMatrix& a = *entry->matrix;
-  const ExecContext ctx = state.MakeContext(deterministic, &cancellation);
+  absl::StatusOr<std::unique_ptr<DeviceContext>> device = state.MakeDevice();
+  if (!device.ok()) return device.status();
+  const ExecContext ctx =
+      state.MakeContext(deterministic, &cancellation, device->get());
   const int64_t budget = state.cache->budget_bytes();
   // What this entry may grow to under the tenant's quota (its own bytes are
   // counted in the tenant's use already).

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "factord/base/cancellation.h"
+#include "factord/base/device_context.h"
 #include "factord/base/exec_context.h"
 #include "grpcpp/server_context.h"
 #include "server/auth/authenticator.h"
@@ -24,6 +25,9 @@ struct ServiceState {
   ServerConfig config;
   Backend backend = Backend::kCpu;
   std::string backend_name = "cpu";
+  std::string backend_reason;  // why this backend (backend_choice.h)
+  // kCuda: the --device_cache_bytes budget all requests draw from.
+  DeviceMemoryBudget* device_budget = nullptr;
   int threads = 1;  // kernel threads per job, resolved (>= 1)
   FactorCache* cache = nullptr;
   AnalysisCache* analyses = nullptr;
@@ -36,15 +40,25 @@ struct ServiceState {
   // Solver RPCs open at once; nullptr: not counted.
   std::shared_ptr<ConcurrencyLimit> concurrency;
 
-  // The context a job runs in. `cancellation` is not owned and must outlive
-  // the job.
-  ExecContext MakeContext(bool deterministic,
-                          const Cancellation* cancellation) const {
+  // A job's device context on kCuda (its own CUDA stream and handles, per
+  // issue 6), nullptr on a host backend; the backend's error (e.g.
+  // UNAVAILABLE) when no stream can be made. The job owns it and must keep
+  // it alive while its ExecContext is in use.
+  absl::StatusOr<std::unique_ptr<DeviceContext>> MakeDevice() const {
+    if (backend != Backend::kCuda) return nullptr;
+    return CreateDeviceContext(backend, device_budget);
+  }
+
+  // The context a job runs in. `cancellation` and `device` (from
+  // MakeDevice) are not owned and must outlive the job.
+  ExecContext MakeContext(bool deterministic, const Cancellation* cancellation,
+                          DeviceContext* device) const {
     ExecContext ctx;
     ctx.backend = backend;
     ctx.threads = threads;
     ctx.deterministic = deterministic;
     ctx.cancellation = cancellation;
+    ctx.device = device;
     return ctx;
   }
 };

@@ -232,8 +232,14 @@ void SolveReactor::RunSolve(ReadyRhs rhs) {
   std::vector<double> x(n, 0.0);
   SolveReport report;
   absl::Status status = cancellation_.Check();
+  absl::StatusOr<std::unique_ptr<DeviceContext>> device = nullptr;
   if (status.ok()) {
-    const ExecContext ctx = state_->MakeContext(deterministic, &cancellation_);
+    device = state_->MakeDevice();
+    status = device.status();
+  }
+  if (status.ok()) {
+    const ExecContext ctx =
+        state_->MakeContext(deterministic, &cancellation_, device->get());
     Timer timer;
     status = factorization->Solve(rhs.b, x, options, ctx, &report);
     if (report.solve_s == 0) report.solve_s = timer.Seconds();

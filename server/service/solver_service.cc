@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "server/service/admission.h"
 #include "server/service/convert.h"
 #include "server/service/factorize_reactor.h"
@@ -100,7 +101,11 @@ grpc::ServerUnaryReactor* SolverService::ServerInfo(
   log.set_tenant(caller->tenant);
   reply->set_version(FACTORD_VERSION);
   reply->set_backend(state_->backend_name);
-  reply->set_device(state_->backend == Backend::kCuda ? "cuda" : "host cpu");
+  // "cuda: 1 CUDA device, device 0: <name>" or "host cpu: no CUDA device:
+  // <runtime error>": the start-up choice and its reason.
+  reply->set_device(absl::StrCat(
+      state_->backend == Backend::kCuda ? "cuda" : "host cpu",
+      state_->backend_reason.empty() ? "" : ": ", state_->backend_reason));
   // The caller's own use: other tenants' holdings are not its business.
   // Without authentication the one anonymous tenant holds everything.
   const int64_t quota = state_->cache->tenant_budget_bytes();

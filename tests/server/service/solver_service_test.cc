@@ -408,6 +408,11 @@ TEST_F(ServiceTest, ReleaseFreesAndServerInfoReportsLimits) {
   v1::ServerInfoReply server_info;
   ASSERT_TRUE(stub_->ServerInfo(&ictx, {}, &server_info).ok());
   EXPECT_EQ(server_info.backend(), "cpu");
+  // --backend=auto without a GPU: the device field says why it is the CPU.
+  EXPECT_TRUE(server_info.device().starts_with("host cpu: no CUDA device: ") ||
+              server_info.device() ==
+                  "host cpu: this build has no CUDA backend")
+      << server_info.device();
   EXPECT_EQ(server_info.cache_entries(), 1);
   EXPECT_EQ(server_info.cache_bytes_used(), info.bytes());
   EXPECT_EQ(server_info.cache_bytes_budget(), TestConfig().cache_bytes);
