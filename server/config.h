@@ -18,7 +18,7 @@ struct ServerConfig {
   int threads = 0;  // kernel threads per job; 0 = hardware concurrency
   int workers = 2;  // concurrent jobs (factorize / solve)
   int64_t cache_bytes = int64_t{8} << 30;   // host factor-cache budget
-  int64_t device_cache_bytes = int64_t{0};  // CUDA backend budget (0 = none)
+  int64_t device_cache_bytes = int64_t{0};  // CUDA budget (0 = no limit)
   absl::Duration idle_ttl =
       absl::Hours(1);  // matrices unused that long are released
   int64_t max_n = 50'000'000;

@@ -68,7 +68,8 @@ ABSL_FLAG(int, max_queue, kDefaults.max_queue,
 ABSL_FLAG(int64_t, cache_bytes, kDefaults.cache_bytes,
           "host byte budget of the factor cache");
 ABSL_FLAG(int64_t, device_cache_bytes, kDefaults.device_cache_bytes,
-          "device byte budget (CUDA backend)");
+          "device bytes in use by all requests on the CUDA backend "
+          "(0 = no limit); over it a request is RESOURCE_EXHAUSTED");
 ABSL_FLAG(absl::Duration, idle_ttl, kDefaults.idle_ttl,
           "matrices unused for this long are released");
 ABSL_FLAG(int64_t, max_n, kDefaults.max_n, "largest accepted dimension n");

@@ -7,6 +7,7 @@
 // reference kernels and the host stand-ins for the vendor libraries are the
 // reference kernels, so every solve must equal the kReference solve bit for
 // bit (same iterations, same x). Call counts prove that the device path ran.
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,7 +91,10 @@ class EmulatedCudaBackend : public ::testing::Test {
           << on_device.report.message;
       EXPECT_LE(on_device.report.relative_residual, 1e-8);
     } else {
-      EXPECT_LT(on_device.report.relative_residual, 1.0);  // it progressed
+      // Stopped by the cap (CG's residual is not monotone: no bound on it).
+      EXPECT_EQ(on_device.report.status, SolveStatus::kNotConverged);
+      EXPECT_EQ(on_device.report.iterations, max_iterations);
+      EXPECT_TRUE(std::isfinite(on_device.report.relative_residual));
     }
     EXPECT_EQ(on_device.report.iterations, on_host.report.iterations);
     EXPECT_EQ(on_device.x, on_host.x) << "not bitwise equal to kReference";
@@ -135,7 +139,8 @@ TEST_F(EmulatedCudaBackend, IcWithBlockJacobiSweepsOn494BusEqualsReference) {
   options.trisolve = TriangularSolve::kBlockJacobi;
   options.trisolve_sweeps = 3;
   // A warp per block under fibers is the slowest emulated kernel: 10 CG
-  // iterations (the solve converges in more; bitwise equality is the point).
+  // iterations (uncapped, the solve converges, bitwise equal too, in about
+  // 5 minutes; bitwise equality is the point).
   Outcome run = ExpectSameAsReference(a, options, Krylov::kCg, 10);
   EXPECT_EQ(kernels_->calls("InvertDiagonalBlocks"), 2);  // L and U blocks
   EXPECT_GE(kernels_->calls("BlockJacobiSweep"), 6 * run.report.iterations);
