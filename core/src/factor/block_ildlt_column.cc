@@ -28,15 +28,57 @@ BlockColumnScratch::BlockColumnScratch(const BlockIldltStructure& s)
   survivors.reserve(most);
 }
 
+namespace {
+
+// W = L(J,K) D_K (bj x bk, column-major), D_K with 1x1 and 2x2 pivots.
+void TimesD(const double* ljk, int bj, int bk, const int8_t* pivot_size,
+            const double* d_diag, const double* d_off, double* w) {
+  for (int c = 0; c < bk; ++c) {
+    if (pivot_size[c] == 2) {
+      const double p = d_diag[c], q = d_off[c], u = d_diag[c + 1];
+      for (int i = 0; i < bj; ++i) {
+        const double l0 = ljk[i + c * bj], l1 = ljk[i + (c + 1) * bj];
+        w[i + c * bj] = l0 * p + l1 * q;
+        w[i + (c + 1) * bj] = l0 * q + l1 * u;
+      }
+      ++c;
+    } else {
+      const double d = d_diag[c];
+      for (int i = 0; i < bj; ++i) w[i + c * bj] = ljk[i + c * bj] * d;
+    }
+  }
+}
+
+// A(I,J) -= L(I,K) W, L(I,K) bi x bk, W bj x bk, A(I,J) bi x bj: for each
+// entry the terms in c order.
+void SubtractProduct(const double* lik, const double* w, int bi, int bj, int bk,
+                     double* aij) {
+  for (int c = 0; c < bk; ++c) {
+    const double* lcol = lik + c * bi;
+    for (int jj = 0; jj < bj; ++jj) {
+      const double wv = w[jj + c * bj];
+      if (wv == 0) continue;
+      double* acol = aij + jj * bi;
+      for (int i = 0; i < bi; ++i) acol[i] -= lcol[i] * wv;
+    }
+  }
+}
+
+}  // namespace
+
 void BlockColumnFactorizer::Prepare(int64_t j, BlockColumnScratch* scratch,
                                     BlockColumnCounts* counts) const {
+  PullUpdates(j, scratch);
+  FactorAndSolve(j, scratch, counts);
+}
+
+void BlockColumnFactorizer::PullUpdates(int64_t j,
+                                        BlockColumnScratch* scratch) const {
   const BlockIldltStructure& s = s_;
   double* values = f_.values;
   const int bj = s.block_size(j);
-  const int64_t start = s.block_ptr[j];
   std::vector<int64_t>& slot_of_row = scratch->slot_of_row;
   double* w = scratch->w;
-  double* x = scratch->x;
   for (int64_t t = s.col_ptr[j]; t < s.col_ptr[j + 1]; ++t) {
     slot_of_row[s.row_block[t]] = t;
   }
@@ -47,45 +89,59 @@ void BlockColumnFactorizer::Prepare(int64_t j, BlockColumnScratch* scratch,
     const int32_t k = s.row_slot_col[r];
     const int bk = s.block_size(k);
     const int64_t kstart = s.block_ptr[k];
-    const double* ljk = &values[s.value_ptr[tk]];
-    // W = L(J,K) D_K, bj x bk.
-    for (int c = 0; c < bk; ++c) {
-      const int ps = f_.pivot_size[kstart + c];
-      if (ps == 2) {
-        const double p = f_.d_diag[kstart + c], q = f_.d_off[kstart + c],
-                     u = f_.d_diag[kstart + c + 1];
-        for (int i = 0; i < bj; ++i) {
-          const double l0 = ljk[i + c * bj], l1 = ljk[i + (c + 1) * bj];
-          w[i + c * bj] = l0 * p + l1 * q;
-          w[i + (c + 1) * bj] = l0 * q + l1 * u;
-        }
-        ++c;
-      } else {
-        const double d = f_.d_diag[kstart + c];
-        for (int i = 0; i < bj; ++i) w[i + c * bj] = ljk[i + c * bj] * d;
-      }
-    }
+    TimesD(&values[s.value_ptr[tk]], bj, bk, &f_.pivot_size[kstart],
+           &f_.d_diag[kstart], &f_.d_off[kstart], w);
     for (int64_t u = tk; u < s.col_ptr[k + 1]; ++u) {
       const int32_t bi_index = s.row_block[u];
       const int64_t target = slot_of_row[bi_index];
       if (target < 0 || !f_.kept[u]) continue;  // outside the pattern
-      const int bi = s.block_size(bi_index);
-      const double* lik = &values[s.value_ptr[u]];
-      double* aij = &values[s.value_ptr[target]];
-      for (int c = 0; c < bk; ++c) {
-        const double* lcol = lik + c * bi;
-        for (int jj = 0; jj < bj; ++jj) {
-          const double wv = w[jj + c * bj];
-          if (wv == 0) continue;
-          double* acol = aij + jj * bi;
-          for (int i = 0; i < bi; ++i) acol[i] -= lcol[i] * wv;
-        }
-      }
+      SubtractProduct(&values[s.value_ptr[u]], w, s.block_size(bi_index), bj,
+                      bk, &values[s.value_ptr[target]]);
     }
   }
   for (int64_t t = s.col_ptr[j]; t < s.col_ptr[j + 1]; ++t) {
     slot_of_row[s.row_block[t]] = -1;
   }
+}
+
+void BlockColumnFactorizer::PullUpdatesInto(int64_t j, int64_t t) const {
+  const BlockIldltStructure& s = s_;
+  double* values = f_.values;
+  const int bj = s.block_size(j);
+  const int32_t i = s.row_block[t];
+  const int bi = s.block_size(i);
+  double* aij = &values[s.value_ptr[t]];
+  double w[kMaxIldltBlock * kMaxIldltBlock];
+  // S1 Fig. 2b: the K with blocks (J,K) and (I,K), from the two sorted rows.
+  int64_t ri = s.row_ptr[i];
+  const int64_t ri_end = s.row_ptr[i + 1];
+  for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
+    const int32_t k = s.row_slot_col[r];
+    const int64_t tk = s.row_slot[r];
+    int64_t u = tk;  // (J, K) itself for the diagonal block
+    if (i != j) {
+      while (ri < ri_end && s.row_slot_col[ri] < k) ++ri;
+      if (ri == ri_end) break;
+      if (s.row_slot_col[ri] != k) continue;
+      u = s.row_slot[ri];
+    }
+    if (!f_.kept[tk] || !f_.kept[u]) continue;
+    const int bk = s.block_size(k);
+    const int64_t kstart = s.block_ptr[k];
+    TimesD(&values[s.value_ptr[tk]], bj, bk, &f_.pivot_size[kstart],
+           &f_.d_diag[kstart], &f_.d_off[kstart], w);
+    SubtractProduct(&values[s.value_ptr[u]], w, bi, bj, bk, aij);
+  }
+}
+
+void BlockColumnFactorizer::FactorAndSolve(int64_t j,
+                                           BlockColumnScratch* scratch,
+                                           BlockColumnCounts* counts) const {
+  const BlockIldltStructure& s = s_;
+  double* values = f_.values;
+  const int bj = s.block_size(j);
+  const int64_t start = s.block_ptr[j];
+  double* x = scratch->x;
   // Diagonal block: dense LDL^T with pivoting inside the block.
   double* diag = &values[s.value_ptr[s.col_ptr[j]]];
   int* order = scratch->order;

@@ -68,8 +68,22 @@ class BlockColumnFactorizer {
 
   // S1 Alg. 1 for block column j up to the tau rule of the dual-threshold
   // dropping (S1 §IV-B3); counts->survivors is what the rule left.
+  // = PullUpdates, then FactorAndSolve.
   void Prepare(int64_t j, BlockColumnScratch* scratch,
                BlockColumnCounts* counts) const;
+
+  // The pull updates of every block of column j, K ascending (S1 Alg. 1).
+  void PullUpdates(int64_t j, BlockColumnScratch* scratch) const;
+  // The same for the one block of column j in slot t (the diagonal slot or
+  // an off-diagonal one), from the K common to block rows J and I (S1
+  // Fig. 2b); no workspace. Every entry receives the same terms in the same
+  // order as from PullUpdates, so the slots of a big column can be updated
+  // in parallel with the bits of the serial loop.
+  void PullUpdatesInto(int64_t j, int64_t t) const;
+  // The dense LDL^T of the diagonal block, the off-diagonal solves and the
+  // tau rule, after the updates.
+  void FactorAndSolve(int64_t j, BlockColumnScratch* scratch,
+                      BlockColumnCounts* counts) const;
 
   // Keeps the `keep` (<= counts->survivors) largest survivors of column j
   // (a fixed choice among ties: std::nth_element on the survivors in block

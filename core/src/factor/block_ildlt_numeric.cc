@@ -7,7 +7,9 @@
 // form of block_ildlt_leftover.h. Backend kReference runs the levels'
 // columns one after another on the calling thread (the reference); kCpu
 // (kCuda falls back to it) runs each level as: Prepare of its columns in
-// parallel, the leftover grants in block order, Finish of its columns in
+// parallel (or, when one column holds most of the level's work, the
+// columns one after another with the blocks of a big column updated in
+// parallel), the leftover grants in block order, Finish of its columns in
 // parallel. Every column writes the same bits either way, and the
 // per-column counters are summed in level order, so the factor and its
 // stats are equal bit for bit across backends and thread counts.
@@ -38,36 +40,45 @@ kernels::DenseLdltParams PivotParams(const FactorOptions& options,
   return params;
 }
 
-// A level runs in parallel only when its work would take a thread tens of
-// microseconds, about what waking TBB's workers costs: below these sizes
-// the level runs on the calling thread (the bits are the same either way).
+// Work below which parallel loops stay on the calling thread: tens of
+// microseconds, about what waking TBB's workers costs (the bits are the
+// same either way).
 constexpr int64_t kParallelFlops = 50000;
 constexpr int64_t kParallelFinishValues = 65536;
 
-// Per level: an upper bound of the flops of its columns (every block
-// kept): pull updates bj * (values of column K from (J, K) on), the dense
-// LDL^T bj^3, the off-diagonal solves bj * (values of column J); and the
-// values of its columns (what Finish scans).
-void LevelWork(const BlockIldltStructure& s, std::vector<int64_t>* flops,
-               std::vector<int64_t>* values) {
-  flops->assign(s.num_levels, 0);
-  values->assign(s.num_levels, 0);
-  for (int l = 0; l < s.num_levels; ++l) {
-    for (int64_t b = s.level_ptr[l]; b < s.level_ptr[l + 1]; ++b) {
-      const int32_t j = s.level_blocks[b];
-      const int64_t bj = s.block_size(j);
-      const int64_t column =
-          s.value_ptr[s.col_ptr[j + 1]] - s.value_ptr[s.col_ptr[j]];
-      int64_t updates = 0;
-      for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
-        const int32_t k = s.row_slot_col[r];
-        updates += s.value_ptr[s.col_ptr[k + 1]] - s.value_ptr[s.row_slot[r]];
+// The work of the numeric phase, pattern only (every block kept).
+struct LevelWork {
+  // Per block column: pull updates bj * (values of column K from (J, K)
+  // on), the dense LDL^T bj^3, the off-diagonal solves bj * (values of
+  // column J): an upper bound of its flops.
+  std::vector<int64_t> column_flops;
+  std::vector<int64_t> level_flops, level_max_flops;  // per level
+  std::vector<int64_t> level_values;  // per level: what Finish scans
+
+  explicit LevelWork(const BlockIldltStructure& s)
+      : column_flops(s.num_blocks(), 0),
+        level_flops(s.num_levels, 0),
+        level_max_flops(s.num_levels, 0),
+        level_values(s.num_levels, 0) {
+    for (int l = 0; l < s.num_levels; ++l) {
+      for (int64_t b = s.level_ptr[l]; b < s.level_ptr[l + 1]; ++b) {
+        const int32_t j = s.level_blocks[b];
+        const int64_t bj = s.block_size(j);
+        const int64_t column =
+            s.value_ptr[s.col_ptr[j + 1]] - s.value_ptr[s.col_ptr[j]];
+        int64_t updates = 0;
+        for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
+          const int32_t k = s.row_slot_col[r];
+          updates += s.value_ptr[s.col_ptr[k + 1]] - s.value_ptr[s.row_slot[r]];
+        }
+        column_flops[j] = bj * (updates + column) + bj * bj * bj;
+        level_flops[l] += column_flops[j];
+        level_max_flops[l] = std::max(level_max_flops[l], column_flops[j]);
+        level_values[l] += column;
       }
-      (*flops)[l] += bj * (updates + column) + bj * bj * bj;
-      (*values)[l] += column;
     }
   }
-}
+};
 
 }  // namespace
 
@@ -204,8 +215,8 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
   for (int t = 0; t < internal::LevelThreadCount(ctx); ++t) {
     scratch.emplace_back(s);
   }
-  std::vector<int64_t> level_flops, level_values;
-  LevelWork(s, &level_flops, &level_values);
+  const LevelWork work(s);
+  const bool force = internal::ForceParallelLevelsForTesting().load();
   std::atomic<bool> stop{false};
   absl::Status status;
   internal::InLevelArena(ctx, [&] {
@@ -214,17 +225,45 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
       const int64_t count = s.level_ptr[level + 1] - first;
       status = ctx.CheckCancelled();
       if (!status.ok()) return;
-      internal::ForEachInLevel(
-          level_flops[level] >= kParallelFlops, count, 1, [&](int64_t b) {
-            if (stop.load(std::memory_order_relaxed)) return;
-            if (!ctx.CheckCancelled().ok()) {
-              stop.store(true, std::memory_order_relaxed);
-              return;
-            }
-            const int32_t j = s.level_blocks[first + b];
-            columns.Prepare(j, &scratch[internal::LevelThreadIndex()],
-                            &counts[j]);
-          });
+      // Columns in parallel when the level has enough work and no column
+      // holds most of it; otherwise one column after another, the blocks
+      // of a big column updated in parallel (PullUpdatesInto: same bits).
+      const bool across_columns =
+          count >= 2 && (force || (work.level_flops[level] >= kParallelFlops &&
+                                   2 * work.level_max_flops[level] <=
+                                       work.level_flops[level]));
+      if (across_columns) {
+        internal::ForEachInLevel(true, count, 1, [&](int64_t b) {
+          if (stop.load(std::memory_order_relaxed)) return;
+          if (!ctx.CheckCancelled().ok()) {
+            stop.store(true, std::memory_order_relaxed);
+            return;
+          }
+          const int32_t j = s.level_blocks[first + b];
+          columns.Prepare(j, &scratch[internal::LevelThreadIndex()],
+                          &counts[j]);
+        });
+      } else {
+        for (int64_t b = first; b < first + count; ++b) {
+          if (!ctx.CheckCancelled().ok()) {
+            stop.store(true);
+            break;
+          }
+          const int32_t j = s.level_blocks[b];
+          internal::BlockColumnScratch* own =
+              &scratch[internal::LevelThreadIndex()];
+          const int64_t slots = s.col_ptr[j + 1] - s.col_ptr[j];
+          if (slots >= 2 &&
+              (force || work.column_flops[j] >= 2 * kParallelFlops)) {
+            internal::ForEachInLevel(true, slots, 1, [&](int64_t q) {
+              columns.PullUpdatesInto(j, s.col_ptr[j] + q);
+            });
+            columns.FactorAndSolve(j, own, &counts[j]);
+          } else {
+            columns.Prepare(j, own, &counts[j]);
+          }
+        }
+      }
       if (stop.load()) {
         status = ctx.CheckCancelled();
         if (status.ok()) status = absl::CancelledError("request cancelled");
@@ -237,7 +276,7 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
       }
       leftover.EndLevel();
       internal::ForEachInLevel(
-          level_values[level] >= kParallelFinishValues, count, 1,
+          work.level_values[level] >= kParallelFinishValues, count, 1,
           [&](int64_t b) {
             const int32_t j = s.level_blocks[first + b];
             columns.Finish(j, keep[j], &scratch[internal::LevelThreadIndex()],
