@@ -28,43 +28,10 @@ BlockColumnScratch::BlockColumnScratch(const BlockIldltStructure& s)
   survivors.reserve(most);
 }
 
-namespace {
-
-// W = L(J,K) D_K (bj x bk, column-major), D_K with 1x1 and 2x2 pivots.
-void TimesD(const double* ljk, int bj, int bk, const int8_t* pivot_size,
-            const double* d_diag, const double* d_off, double* w) {
-  for (int c = 0; c < bk; ++c) {
-    if (pivot_size[c] == 2) {
-      const double p = d_diag[c], q = d_off[c], u = d_diag[c + 1];
-      for (int i = 0; i < bj; ++i) {
-        const double l0 = ljk[i + c * bj], l1 = ljk[i + (c + 1) * bj];
-        w[i + c * bj] = l0 * p + l1 * q;
-        w[i + (c + 1) * bj] = l0 * q + l1 * u;
-      }
-      ++c;
-    } else {
-      const double d = d_diag[c];
-      for (int i = 0; i < bj; ++i) w[i + c * bj] = ljk[i + c * bj] * d;
-    }
-  }
-}
-
-// A(I,J) -= L(I,K) W, L(I,K) bi x bk, W bj x bk, A(I,J) bi x bj: for each
-// entry the terms in c order.
-void SubtractProduct(const double* lik, const double* w, int bi, int bj, int bk,
-                     double* aij) {
-  for (int c = 0; c < bk; ++c) {
-    const double* lcol = lik + c * bi;
-    for (int jj = 0; jj < bj; ++jj) {
-      const double wv = w[jj + c * bj];
-      if (wv == 0) continue;
-      double* acol = aij + jj * bi;
-      for (int i = 0; i < bi; ++i) acol[i] -= lcol[i] * wv;
-    }
-  }
-}
-
-}  // namespace
+// The per-block arithmetic is kernels/common/block_ildlt_block.h, shared
+// with the CUDA kernels (kernels/cuda/factor/block_ildlt_launch.cu).
+using kernels::SubtractProduct;
+using kernels::TimesD;
 
 void BlockColumnFactorizer::Prepare(int64_t j, BlockColumnScratch* scratch,
                                     BlockColumnCounts* counts) const {
@@ -155,13 +122,8 @@ void BlockColumnFactorizer::FactorAndSolve(int64_t j,
   // L_JJ in pivot order, unit diagonal, zero inside a 2x2 pair.
   for (int c = 0; c < bj; ++c) {
     for (int r2 = 0; r2 < bj; ++r2) {
-      double v = 0;
-      if (r2 == c) {
-        v = 1;
-      } else if (r2 > c && !(size[c] == 2 && r2 == c + 1)) {
-        v = scratch->front[order[r2] + order[c] * bj];
-      }
-      diag[r2 + c * bj] = v;
+      diag[r2 + c * bj] =
+          kernels::UnitLowerEntry(scratch->front, bj, order, size, r2, c);
     }
     f_.pivot_order[start + c] = order[c];
     f_.pivot_size[start + c] = static_cast<int8_t>(size[c] < 0 ? 1 : size[c]);
@@ -178,42 +140,17 @@ void BlockColumnFactorizer::FactorAndSolve(int64_t j,
     for (int c = 0; c < bj; ++c) {
       std::copy(aij + order[c] * bi, aij + (order[c] + 1) * bi, x + c * bi);
     }
-    for (int c = 0; c < bj; ++c) {  // X L_JJ^{-T}: forward over columns
-      for (int p = 0; p < c; ++p) {
-        const double l = diag[c + p * bj];
-        if (l == 0) continue;
-        for (int i = 0; i < bi; ++i) x[i + c * bi] -= x[i + p * bi] * l;
-      }
-    }
-    for (int c = 0; c < bj; ++c) {  // D_J^{-1}
-      const int64_t g = start + c;
-      if (f_.pivot_size[g] == 2) {
-        const double p = f_.d_diag[g], q = f_.d_off[g], u = f_.d_diag[g + 1];
-        const double det = p * u - q * q;
-        for (int i = 0; i < bi; ++i) {
-          const double y0 = x[i + c * bi], y1 = x[i + (c + 1) * bi];
-          x[i + c * bi] = (y0 * u - y1 * q) / det;
-          x[i + (c + 1) * bi] = (y1 * p - y0 * q) / det;
-        }
-        ++c;
-      } else {
-        const double inv = 1.0 / f_.d_diag[g];
-        for (int i = 0; i < bi; ++i) x[i + c * bi] *= inv;
-      }
-    }
+    kernels::SolveOffDiagonalRows(x, bi, bj, 0, bi, diag, &f_.pivot_size[start],
+                                  &f_.d_diag[start], &f_.d_off[start]);
     std::copy(x, x + bi * bj, aij);
-    for (int c = 0; c < bj; ++c) {
-      for (int i = 0; i < bi; ++i) {
-        norm2[c] += aij[i + c * bi] * aij[i + c * bi];
-      }
-    }
+    kernels::AddColumnNorms(aij, bi, 0, bj, norm2);
   }
   // Dual-threshold dropping (S1 §IV-B3), first rule: |l| <= tau ||l_c||_2.
   for (int64_t t = s.col_ptr[j] + 1; t < s.col_ptr[j + 1]; ++t) {
     const int bi = s.block_size(s.row_block[t]);
     double* aij = &values[s.value_ptr[t]];
     for (int c = 0; c < bj; ++c) {
-      const double limit = tau_ * std::sqrt(norm2[c]);
+      const double limit = kernels::DropLimit(tau_, norm2[c]);
       for (int i = 0; i < bi; ++i) {
         double& v = aij[i + c * bi];
         if (v == 0) continue;
@@ -243,9 +180,14 @@ void BlockColumnFactorizer::Finish(int64_t j, int64_t keep,
           survivors.push_back({std::abs(values[e]), &values[e]});
       }
     }
-    std::nth_element(
-        survivors.begin(), survivors.begin() + keep, survivors.end(),
-        [](const auto& x1, const auto& x2) { return x1.first > x2.first; });
+    std::nth_element(survivors.begin(), survivors.begin() + keep,
+                     survivors.end(), [values](const auto& x1, const auto& x2) {
+                       // A strict total order (position = address in the
+                       // column).
+                       return kernels::SurvivorBefore(
+                           x1.first, x1.second - values, x2.first,
+                           x2.second - values);
+                     });
     for (auto it = survivors.begin() + keep; it != survivors.end(); ++it) {
       *it->second = 0;
       ++counts->dropped_entries;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "factord/factor/block_ildlt.h"
+#include "kernels/common/block_ildlt_block.h"
 #include "kernels/common/dense_ldlt.h"
 
 namespace factord::internal {
@@ -33,15 +34,9 @@ struct BlockFactorArrays {
   double* d_off = nullptr;
 };
 
-// What one column adds to BlockIldltStats (summed in level order).
-struct BlockColumnCounts {
-  int64_t perturbed = 0;
-  int64_t two_by_two = 0;
-  int64_t nnz_factor = 0;
-  int64_t dropped_entries = 0;
-  int64_t dropped_blocks = 0;
-  int64_t survivors = 0;  // off-diagonal entries left by the tau rule
-};
+// What one column adds to BlockIldltStats (summed in level order); shared
+// with the CUDA kernels.
+using BlockColumnCounts = kernels::BlockColumnCounts;
 
 // The workspace of one thread, sized once from the structure (the numeric
 // loops do not allocate).
@@ -85,10 +80,12 @@ class BlockColumnFactorizer {
   void FactorAndSolve(int64_t j, BlockColumnScratch* scratch,
                       BlockColumnCounts* counts) const;
 
-  // Keeps the `keep` (<= counts->survivors) largest survivors of column j
-  // (a fixed choice among ties: std::nth_element on the survivors in block
-  // order, as Prepare found them), zeroes the others and
-  // marks the off-diagonal blocks left without entries as dropped.
+  // Keeps the `keep` (<= counts->survivors) largest survivors of column j,
+  // the first `keep` in the strict order kernels::SurvivorBefore (|v|
+  // descending, then position in the column's values ascending: ties are
+  // broken by position, so the kept set is unique and a device selecting it
+  // otherwise finds the same one), zeroes the others and marks the
+  // off-diagonal blocks left without entries as dropped.
   void Finish(int64_t j, int64_t keep, BlockColumnScratch* scratch,
               BlockColumnCounts* counts) const;
 

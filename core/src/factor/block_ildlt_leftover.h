@@ -24,54 +24,37 @@
 #ifndef FACTORD_SRC_FACTOR_BLOCK_ILDLT_LEFTOVER_H_
 #define FACTORD_SRC_FACTOR_BLOCK_ILDLT_LEFTOVER_H_
 
-#include <algorithm>
 #include <cstdint>
+
+#include "kernels/common/block_ildlt_block.h"
 
 namespace factord::internal {
 
+// The arithmetic is kernels::LeftoverKeep / LeftoverEndLevel
+// (kernels/common/block_ildlt_block.h), which the CUDA leftover kernel runs
+// on a pool kept in device memory.
 class LevelLeftover {
  public:
   // fill_factor <= 0: no limit on the count (Keep returns the need).
-  explicit LevelLeftover(double fill_factor) : fill_factor_(fill_factor) {}
+  explicit LevelLeftover(double fill_factor) {
+    pool_.fill_factor = fill_factor;
+  }
 
   // How many of its `need` survivors the next column of the current level
   // (in ascending block order) keeps, with `a_count` entries of A in its
   // off-diagonal blocks. S1 Alg. 2.
   int64_t Keep(int64_t a_count, int64_t need) {
-    if (fill_factor_ <= 0) return need;
-    const double capacity = fill_factor_ * static_cast<double>(a_count);
-    double allowed = capacity;
-    int64_t keep = need;
-    if (static_cast<double>(need) > capacity) {
-      // required = nnz(B) - capacity(U); granted = max(min(required,
-      // wasfree), 0); the giveback never left the pool here.
-      const double required = static_cast<double>(need) - capacity;
-      const double granted = std::max(std::min(required, free_), 0.0);
-      free_ -= granted;
-      if (granted < required) {
-        allowed = capacity + granted;
-        keep = std::min(need, static_cast<int64_t>(allowed));
-      } else {
-        allowed = static_cast<double>(need);  // the whole request
-      }
-    }
-    unused_ += std::max(allowed - static_cast<double>(keep), 0.0);
-    return keep;
+    return kernels::LeftoverKeep(&pool_, a_count, need);
   }
 
   // After the last column of a level: its unused budget joins the pool.
-  void EndLevel() {
-    free_ += unused_;
-    unused_ = 0;
-  }
+  void EndLevel() { kernels::LeftoverEndLevel(&pool_); }
 
   // What the next level may hand out (after EndLevel).
-  double pool() const { return free_; }
+  double pool() const { return pool_.free; }
 
  private:
-  double fill_factor_;
-  double free_ = 0;    // the pool of earlier levels not yet granted
-  double unused_ = 0;  // left unused by the current level's columns so far
+  kernels::LeftoverPool pool_;
 };
 
 }  // namespace factord::internal
