@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "tests/emulation/block_ildlt_emulated_run.h"
 #include "tests/emulation/cuda_emulation.h"
 // The emulation header comes before the launch headers.
 #include "kernels/cuda/block_jacobi/block_jacobi_launch.h"
@@ -141,6 +142,14 @@ class EmulatedCudaKernels final : public testing::ReferenceDeviceKernels {
       return LaunchStatus(
           cuda::LaunchFactorDenseBatch(device_params, device, nullptr),
           "FactorDenseBatch");
+    });
+  }
+  absl::Status FactorBlockIldlt(
+      DeviceStream&, const BlockIldltStructure& s,
+      const kernels::BlockIldltNumericParams& params,
+      const kernels::BlockIldltNumericArrays& arrays) const override {
+    return RunChecked("FactorBlockIldlt", [&] {
+      return EmulatedFactorBlockIldlt(s, params, arrays);
     });
   }
 };

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
+#include "tests/emulation/block_ildlt_cases.h"
 #include "tests/emulation/block_jacobi_cases.h"
 #include "tests/emulation/dense_batched_cases.h"
 #include "tests/emulation/dense_ldlt_cases.h"
@@ -53,6 +54,19 @@ std::string TrisolveDifference(Triangle triangle, bool block, uint64_t seed) {
   return FirstDifference(EmulatedBlockJacobi(c, triangle, inverses, 3, seed),
                          ReferenceBlockJacobi(c, triangle, inverses, 3));
 }
+
+// The block_ildlt numeric kernels (S1 §IV-B) on a planted case: "" when the
+// emulated factor equals the serial reference's bit for bit, else the
+// first difference.
+std::string BlockIldltDifference(const std::string& name, uint64_t seed) {
+  const BlockIldltCase c = PlantedBlockIldltCase(name);
+  return FirstDifference(EmulatedBlockIldlt(c, seed), ReferenceBlockIldlt(c),
+                         *c.s);
+}
+
+const char* const kBlockIldltFaultCases[] = {
+    "chain with dropping", "blocks of 32, rook",
+    "uneven blocks, fill level 1, dropping"};
 
 // A fault that the trisolve kernels do not reach leaves them right.
 [[maybe_unused]] void ExpectTrisolveUnaffected() {
@@ -138,7 +152,34 @@ TEST(EmulatedFaultInjection, DetectsWrongShuffleSourceLaneInBatchedDense) {
 }
 #endif
 
+#if defined(FACTORD_FAULT_WRONG_SHUFFLE_LANE) || \
+    defined(FACTORD_FAULT_WRONG_XOR_STRIDE)
+// The block_ildlt kernels have no shuffle: no false alarm.
+TEST(EmulatedFaultInjection, BlockIldltWithoutShufflesStillMatches) {
+  for (const char* name : kBlockIldltFaultCases) {
+    EXPECT_EQ(BlockIldltDifference(name, 3), "") << name;
+  }
+}
+#endif
+
 #if defined(FACTORD_FAULT_MISSING_SYNCTHREADS)
+// Without its barriers lane 0 factorizes the diagonal block before the
+// other lanes have copied it to shared memory, the pull update reads
+// W = L(J,K) D_K before the other threads have written it, and Finish reads
+// its radix histogram and tie offsets unfinished: the factor differs from
+// the reference's (the first difference is in the first diagonal block).
+TEST(EmulatedFaultInjection, DetectsMissingSyncthreadsInBlockIldlt) {
+  for (const char* name : kBlockIldltFaultCases) {
+    for (uint64_t seed : kScheduleSeeds) {
+      const std::string difference = BlockIldltDifference(name, seed);
+      EXPECT_NE(difference, "") << name << ", seed " << seed;
+      std::printf("[missing __syncthreads] block_ildlt %s seed %llu: %s\n",
+                  name, static_cast<unsigned long long>(seed),
+                  difference.c_str());
+    }
+  }
+}
+
 TEST(EmulatedFaultInjection, DetectsMissingSyncthreadsInBlockDiagonalApply) {
   for (const BlockJacobiCase& c :
        {MakePlantedEdgeCases(), MakeRandomCase(9, 31)}) {

@@ -10,6 +10,7 @@
 #include "kernels/cuda/block_jacobi/block_jacobi_kernels.h"
 #include "kernels/cuda/dense/batched_dense_kernels.h"
 #include "kernels/cuda/device.h"
+#include "kernels/cuda/factor/block_ildlt_kernels.h"
 #include "kernels/cuda/sparse/spmv_kernels.h"
 #include "kernels/cuda/status_macros.h"
 #include "kernels/cuda/trisolve/trisolve_kernels.h"
@@ -204,6 +205,13 @@ class CudaKernels final : public DeviceKernels {
   absl::Status FactorDenseBatch(DeviceStream& s, const DenseBatchParams& params,
                                 const DenseBatch& batch) const override {
     return cuda::FactorDenseBatch(Cast(s).stream(), params, batch);
+  }
+
+  absl::Status FactorBlockIldlt(
+      DeviceStream& s, const BlockIldltStructure& structure,
+      const BlockIldltNumericParams& params,
+      const BlockIldltNumericArrays& arrays) const override {
+    return cuda::FactorBlockIldlt(Cast(s).stream(), structure, params, arrays);
   }
 };
 

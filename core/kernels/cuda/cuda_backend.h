@@ -1,7 +1,8 @@
 // The CUDA backend behind core's device seam (kernels/device/
 // device_kernels.h): RegisterCudaBackend() makes Backend::kCuda run the
 // kernels of this library (cuSPARSE SpMV, cuBLAS vector kernels, the custom
-// block-Jacobi, trisolve-sweep and batched dense kernels) for every request
+// block-Jacobi, trisolve-sweep and batched dense kernels, block_ildlt's
+// level-by-level numeric phase) for every request
 // whose ExecContext carries a device context from CreateDeviceContext. Each
 // context owns one CUDA stream (one per request, so concurrent requests do
 // not serialise on the default stream) and a cuBLAS handle bound to it;

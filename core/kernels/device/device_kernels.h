@@ -26,6 +26,7 @@
 #include "factord/matrix/csr.h"
 #include "kernels/block_jacobi/block_jacobi_kernels.h"
 #include "kernels/dense/batched_dense_kernels.h"
+#include "kernels/device/block_ildlt_device.h"
 #include "kernels/trisolve/trisolve_kernels.h"
 
 namespace factord {
@@ -106,6 +107,19 @@ class DeviceKernels {
   virtual absl::Status FactorDenseBatch(
       DeviceStream& stream, const kernels::DenseBatchParams& params,
       const kernels::DenseBatch& batch) const = 0;
+
+  // block_ildlt's numeric phase (S1 §IV-B, level by level;
+  // kernels/device/block_ildlt_device.h): the arrays as the serial
+  // reference of src/factor/block_ildlt_numeric.cc leaves them, bit for bit.
+  // Not every backend has it: the default is UNIMPLEMENTED, and the numeric
+  // phase then runs on the host (kCpu path).
+  virtual absl::Status FactorBlockIldlt(
+      DeviceStream& /*stream*/, const BlockIldltStructure& /*s*/,
+      const kernels::BlockIldltNumericParams& /*params*/,
+      const kernels::BlockIldltNumericArrays& /*arrays*/) const {
+    return absl::UnimplementedError(
+        "no block_ildlt numeric kernels in this backend");
+  }
 };
 
 // Makes `kernels` the implementation of `backend` for contexts created from

@@ -6,7 +6,9 @@
 // dual-threshold dropping follows S1 Alg. 2 in the level-wise deterministic
 // form of block_ildlt_leftover.h. Backend kReference runs the levels'
 // columns one after another on the calling thread (the reference); kCpu
-// (kCuda falls back to it) runs each level as: Prepare of its columns in
+// (and kCuda without a device context, or with a backend that has no
+// block_ildlt kernels; with one, block_ildlt_device.h runs the level loop
+// on the device) runs each level as: Prepare of its columns in
 // parallel (or, when one column holds most of the level's work, the
 // columns one after another with the blocks of a big column updated in
 // parallel), the leftover grants in block order, Finish of its columns in
@@ -23,6 +25,7 @@
 #include "factord/order/scaling.h"
 #include "kernels/common/dense_ldlt.h"
 #include "src/factor/block_ildlt_column.h"
+#include "src/factor/block_ildlt_device.h"
 #include "src/factor/block_ildlt_leftover.h"
 #include "src/factor/block_ildlt_levels.h"
 #include "src/factor/pivot_params.h"
@@ -188,6 +191,24 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
     stats.dropped_entries += c.dropped_entries;
     stats.dropped_blocks += c.dropped_blocks;
   };
+
+  if (ctx.backend == Backend::kCuda && ctx.device != nullptr) {
+    // The level loop on the device (S1 §IV-B); the host path below when the
+    // backend has no block_ildlt kernels. A column whose D or L is not
+    // finite (column_status) holds what the reference would hold.
+    if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
+    std::vector<uint8_t> column_status(nb, 0);
+    const absl::StatusOr<bool> ran = internal::FactorBlockIldltOnDevice(
+        ctx, s,
+        {params, std::max(options.drop_tolerance, 0.0), options.fill_factor},
+        {values, f->kept_, f->pivot_order_, f->pivot_size_, f->d_diag_,
+         f->d_off_, counts, column_status});
+    if (!ran.ok()) return ran.status();
+    if (*ran) {
+      for (int64_t b = 0; b < nb; ++b) add_counts(counts[s.level_blocks[b]]);
+      return f;
+    }
+  }
 
   if (!internal::LevelsRunThreaded(ctx)) {
     // The reference (and one thread): level by level, column by column.

@@ -21,9 +21,12 @@
 // Level scheduling (S1 §IV-A/B): the block columns of one level set read
 // only finished columns of earlier levels and write only their own slots,
 // so they are factorized together; backend kReference runs them one after
-// another, kCpu in parallel on a TBB arena of ctx.threads threads (kCuda
-// has no device kernel for this method yet and takes the kCpu path; its
-// ctx.CheckCancelled also reports device errors).
+// another, kCpu in parallel on a TBB arena of ctx.threads threads, kCuda
+// with a device context on the device, one launch sequence per level
+// (kernels/cuda/factor/block_ildlt_launch.h; without a device context, or
+// with a backend lacking those kernels, kCuda takes the kCpu path; its
+// ctx.CheckCancelled also reports device errors; a device run is checked
+// for cancellation before it starts, not between levels).
 // Leftover budget (S1 Alg. 2, its conservative protocol made level-wise so
 // that the result does not depend on scheduling): the pool is the budget
 // that the columns of levels < l did not use; the columns of level l ask it

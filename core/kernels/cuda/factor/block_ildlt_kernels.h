@@ -1,0 +1,28 @@
+// block_ildlt's numeric phase on a CUDA device behind host arrays (the
+// contract of DeviceKernels::FactorBlockIldlt, kernels/device/
+// block_ildlt_device.h): uploads the structure, the per-level slot lists
+// and the scattered values, runs the launches of block_ildlt_launch.h level
+// by level on the caller's stream, downloads the factor, D, pivots, kept
+// flags, per-column counts and statuses, and synchronises. Every CUDA error
+// is a Status (device.h). The device work is block_ildlt_launch.cu, which
+// the emulated tests run against the serial reference
+// (tests/emulation/block_ildlt_emulated_test.cc).
+#ifndef FACTORD_KERNELS_CUDA_FACTOR_BLOCK_ILDLT_KERNELS_H_
+#define FACTORD_KERNELS_CUDA_FACTOR_BLOCK_ILDLT_KERNELS_H_
+
+#include "absl/status/status.h"
+#include "factord/factor/block_ildlt.h"
+#include "kernels/cuda/device.h"
+#include "kernels/device/block_ildlt_device.h"
+
+namespace factord::kernels::cuda {
+
+// INVALID_ARGUMENT (before anything is copied) when an array does not have
+// the size the structure asks for or a block has more than 32 rows.
+absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
+                              const BlockIldltNumericParams& params,
+                              const BlockIldltNumericArrays& arrays);
+
+}  // namespace factord::kernels::cuda
+
+#endif  // FACTORD_KERNELS_CUDA_FACTOR_BLOCK_ILDLT_KERNELS_H_

@@ -1,0 +1,30 @@
+// block_ildlt's numeric phase on a device; see the header.
+#include "src/factor/block_ildlt_device.h"
+
+#include "factord/base/device_context.h"
+#include "kernels/device/device_kernels.h"
+#include "src/linalg/device_dispatch.h"
+
+namespace factord::internal {
+
+absl::StatusOr<bool> FactorBlockIldltOnDevice(
+    const ExecContext& ctx, const BlockIldltStructure& s,
+    const kernels::BlockIldltNumericParams& params,
+    const kernels::BlockIldltNumericArrays& arrays) {
+  constexpr absl::string_view kKernel = "FactorBlockIldlt";
+  const int64_t bytes = kernels::BlockIldltDeviceBytes(s);
+  absl::StatusOr<DeviceContext*> device =
+      linalg::BeginDeviceCall(ctx, kKernel, bytes);
+  if (!device.ok()) return device.status();
+  const absl::Status status = (*device)->kernels().FactorBlockIldlt(
+      (*device)->stream(), s, params, arrays);
+  if (status.code() == absl::StatusCode::kUnimplemented) {
+    linalg::EndDeviceCall(**device, kKernel, bytes, absl::OkStatus());
+    return false;
+  }
+  linalg::EndDeviceCall(**device, kKernel, bytes, status);
+  if (!status.ok()) return (*device)->status();
+  return true;
+}
+
+}  // namespace factord::internal

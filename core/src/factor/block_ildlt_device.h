@@ -1,0 +1,29 @@
+// block_ildlt's numeric phase on the request's device (Backend::kCuda with
+// a device context): the host scales and scatters A as for the other
+// backends, the device backend's FactorBlockIldlt (kernels/device/
+// device_kernels.h) runs the level loop of S1 §IV-B with the leftover
+// protocol of S1 Alg. 2, and the factor comes back in BlockIldltFactor's
+// layout, equal bit for bit to the serial reference's.
+#ifndef FACTORD_SRC_FACTOR_BLOCK_ILDLT_DEVICE_H_
+#define FACTORD_SRC_FACTOR_BLOCK_ILDLT_DEVICE_H_
+
+#include "absl/status/statusor.h"
+#include "factord/base/exec_context.h"
+#include "factord/factor/block_ildlt.h"
+#include "kernels/device/block_ildlt_device.h"
+
+namespace factord::internal {
+
+// Runs the numeric phase on ctx.device (which must be set), drawing
+// kernels::BlockIldltDeviceBytes(s) from the request's device budget.
+// false: the backend has no block_ildlt kernels (nothing ran, nothing is
+// recorded; the caller runs the host path); true: `arrays` hold the factor;
+// an error (also recorded in the device context) otherwise.
+absl::StatusOr<bool> FactorBlockIldltOnDevice(
+    const ExecContext& ctx, const BlockIldltStructure& s,
+    const kernels::BlockIldltNumericParams& params,
+    const kernels::BlockIldltNumericArrays& arrays);
+
+}  // namespace factord::internal
+
+#endif  // FACTORD_SRC_FACTOR_BLOCK_ILDLT_DEVICE_H_

@@ -1,0 +1,60 @@
+// EmulatedFactorBlockIldlt: the launches on host arrays, as
+// kernels/cuda/factor/block_ildlt_kernels.cc runs them on device copies.
+#include "tests/emulation/block_ildlt_emulated_run.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tests/emulation/cuda_emulation.h"
+// The emulation header comes before the launch header.
+#include "kernels/cuda/factor/block_ildlt_launch.h"
+
+namespace factord::emulation_testing {
+
+absl::Status EmulatedFactorBlockIldlt(
+    const BlockIldltStructure& s,
+    const kernels::BlockIldltNumericParams& params,
+    const kernels::BlockIldltNumericArrays& arrays) {
+  namespace cuda = kernels::cuda;
+  if (s.num_blocks() == 0) return absl::OkStatus();
+  const kernels::BlockIldltLevelSlots slots =
+      kernels::MakeBlockIldltLevelSlots(s);
+  std::vector<int64_t> keep(s.num_blocks(), -1);
+  kernels::LeftoverPool pool;
+  pool.fill_factor = params.fill_factor;
+  cuda::DeviceBlockIldltStructure view;
+  view.num_blocks = s.num_blocks();
+  view.block_ptr = s.block_ptr.data();
+  view.col_ptr = s.col_ptr.data();
+  view.row_block = s.row_block.data();
+  view.slot_col = slots.slot_col.data();
+  view.value_ptr = s.value_ptr.data();
+  view.row_ptr = s.row_ptr.data();
+  view.row_slot = s.row_slot.data();
+  view.row_slot_col = s.row_slot_col.data();
+  view.a_offdiag_count = s.a_offdiag_count.data();
+  view.level_blocks = s.level_blocks.data();
+  view.level_slots = slots.level_slots.data();
+  const cuda::HostBlockIldltLevels levels{s.num_levels, s.level_ptr.data(),
+                                          slots.level_slot_ptr.data()};
+  cuda::DeviceBlockIldltFactor factor;
+  factor.values = arrays.values.data();
+  factor.kept = arrays.kept.data();
+  factor.pivot_order = arrays.pivot_order.data();
+  factor.pivot_size = arrays.pivot_size.data();
+  factor.d_diag = arrays.d_diag.data();
+  factor.d_off = arrays.d_off.data();
+  factor.counts = arrays.counts.data();
+  factor.keep = keep.data();
+  factor.pool = &pool;
+  factor.status = arrays.column_status.data();
+  const cudaError_t error = cuda::LaunchBlockIldltNumeric(
+      view, levels, params.pivots, params.tau, factor, nullptr);
+  if (error != cudaSuccess) {
+    return absl::InternalError(absl::StrCat("block_ildlt launch failed: ",
+                                            emulation::LastLaunchError()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace factord::emulation_testing
