@@ -1,10 +1,12 @@
 // The block_ildlt numeric kernels (kernels/cuda/factor/block_ildlt_launch.h)
-// under the CPU emulation on host arrays, with the same contract as
-// DeviceKernels::FactorBlockIldlt (kernels/device/block_ildlt_device.h):
+// and solve kernels under the CPU emulation on host arrays, with the
+// contracts of DeviceKernels::FactorBlockIldlt and ApplyBlockIldlt:
 // what the emulated backend and the emulated tests run. Launches draw their
 // block and fiber order from emulation::SetScheduleSeed.
 #ifndef FACTORD_TESTS_EMULATION_BLOCK_ILDLT_EMULATED_RUN_H_
 #define FACTORD_TESTS_EMULATION_BLOCK_ILDLT_EMULATED_RUN_H_
+
+#include <span>
 
 #include "absl/status/status.h"
 #include "factord/factor/block_ildlt.h"
@@ -17,6 +19,13 @@ absl::Status EmulatedFactorBlockIldlt(
     const BlockIldltStructure& s,
     const kernels::BlockIldltNumericParams& params,
     const kernels::BlockIldltNumericArrays& arrays);
+
+// The solve kernels (kernels/cuda/factor/block_ildlt_solve_launch.h) on
+// the factor's host arrays, with the contract of
+// DeviceKernels::ApplyBlockIldlt: y (n) the ordered, scaled right-hand side
+// in, x out. Built into the executables that link the solve kernels only.
+absl::Status EmulatedApplyBlockIldlt(const BlockIldltFactor& f,
+                                     std::span<double> y);
 
 }  // namespace factord::emulation_testing
 

@@ -152,6 +152,11 @@ class EmulatedCudaKernels final : public testing::ReferenceDeviceKernels {
       return EmulatedFactorBlockIldlt(s, params, arrays);
     });
   }
+  absl::Status ApplyBlockIldlt(DeviceStream&, const BlockIldltFactor& factor,
+                               std::span<double> y) const override {
+    return RunChecked("ApplyBlockIldlt",
+                      [&] { return EmulatedApplyBlockIldlt(factor, y); });
+  }
 };
 
 }  // namespace

@@ -1,9 +1,10 @@
 // The CUDA backend as core sees it, with the custom kernels run under the
 // CPU emulation: a DeviceKernels whose block-Jacobi (extract, invert,
 // apply), Jacobi and block-Jacobi triangular sweeps, batched dense
-// factorization and block_ildlt numeric entry points launch the .cu kernel
-// sources (block_jacobi_launch.cu, trisolve_launch.cu,
-// batched_dense_launch.cu, block_ildlt_launch.cu) on
+// factorization and block_ildlt numeric and solve entry points launch the
+// .cu kernel sources (block_jacobi_launch.cu, trisolve_launch.cu,
+// batched_dense_launch.cu, block_ildlt_launch.cu,
+// block_ildlt_solve_launch.cu) on
 // host arrays, exactly as kernels/cuda/cuda_backend.cc launches them on
 // device copies. SpMV and the BLAS vector kernels, which the real backend
 // takes from cuSPARSE and cuBLAS (not emulated), are the reference kernels

@@ -213,6 +213,11 @@ class CudaKernels final : public DeviceKernels {
       const BlockIldltNumericArrays& arrays) const override {
     return cuda::FactorBlockIldlt(Cast(s).stream(), structure, params, arrays);
   }
+
+  absl::Status ApplyBlockIldlt(DeviceStream& s, const BlockIldltFactor& factor,
+                               std::span<double> y) const override {
+    return cuda::ApplyBlockIldlt(Cast(s).stream(), factor, y);
+  }
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // What a device backend's block_ildlt numeric phase (S1 §IV-B, Alg. 1 and
 // the level-wise Alg. 2 of src/factor/block_ildlt_leftover.h) takes and
-// gives through the seam (DeviceKernels::FactorBlockIldlt), and the
+// gives through the seam (DeviceKernels::FactorBlockIldlt; the solves,
+// DeviceKernels::ApplyBlockIldlt, take the factor itself), and the
 // per-level slot lists its launches need, built on the host from the
 // structure. Header only (core builds no device code).
 #ifndef FACTORD_KERNELS_DEVICE_BLOCK_ILDLT_DEVICE_H_
@@ -12,6 +13,7 @@
 
 #include "factord/factor/block_ildlt.h"
 #include "kernels/common/block_ildlt_block.h"
+#include "kernels/common/block_ildlt_solve.h"
 #include "kernels/common/dense_ldlt.h"
 
 namespace factord::kernels {
@@ -83,6 +85,38 @@ inline int64_t BlockIldltDeviceBytes(const BlockIldltStructure& s) {
       nb * static_cast<int64_t>(sizeof(BlockColumnCounts) + 8 + 1) +
       static_cast<int64_t>(sizeof(LeftoverPool));
   return structure + factor + scratch;
+}
+
+// The factor's arrays as the per-block solves read them (host pointers,
+// valid while `f` lives).
+inline BlockIldltSolveView SolveViewOf(const BlockIldltFactor& f) {
+  const BlockIldltStructure& s = f.structure();
+  BlockIldltSolveView view;
+  view.block_ptr = s.block_ptr.data();
+  view.col_ptr = s.col_ptr.data();
+  view.row_block = s.row_block.data();
+  view.value_ptr = s.value_ptr.data();
+  view.row_ptr = s.row_ptr.data();
+  view.row_slot = s.row_slot.data();
+  view.row_slot_col = s.row_slot_col.data();
+  view.values = f.block_values().data();
+  view.kept = f.kept().data();
+  view.pivot_order = f.pivot_order().data();
+  view.pivot_size = f.pivot_size().data();
+  view.d_diag = f.d_diag().data();
+  view.d_off = f.d_off().data();
+  return view;
+}
+
+// Bytes a device solve holds: the factor, the structure arrays it reads,
+// the level lists and the two vectors.
+inline int64_t BlockIldltSolveDeviceBytes(const BlockIldltFactor& f) {
+  const BlockIldltStructure& s = f.structure();
+  const int64_t nb = s.num_blocks(), slots = s.num_slots();
+  const int64_t rows = static_cast<int64_t>(s.row_slot.size());
+  return 4 * (nb + 1) + 8 * (nb + 1) + 4 * slots + 8 * (slots + 1) +
+         8 * (nb + 1) + 12 * rows + 4 * nb + 8 * s.value_ptr.back() + slots +
+         s.n * (4 + 1 + 16) + 16 * s.n;
 }
 
 }  // namespace factord::kernels

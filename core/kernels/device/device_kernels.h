@@ -120,6 +120,17 @@ class DeviceKernels {
     return absl::UnimplementedError(
         "no block_ildlt numeric kernels in this backend");
   }
+  // block_ildlt's solves (S1 §IV-C, level-scheduled; what
+  // BlockIldltFactor::Apply does between its permutation and scalings):
+  // y (n) holds the ordered, scaled right-hand side on entry and x =
+  // (L D L^T)^{-1} y on return, bit for bit as the reference. Default
+  // UNIMPLEMENTED: the solves then run on the host.
+  virtual absl::Status ApplyBlockIldlt(DeviceStream& /*stream*/,
+                                       const BlockIldltFactor& /*factor*/,
+                                       std::span<double> /*y*/) const {
+    return absl::UnimplementedError(
+        "no block_ildlt solve kernels in this backend");
+  }
 };
 
 // Makes `kernels` the implementation of `backend` for contexts created from

@@ -27,4 +27,23 @@ absl::StatusOr<bool> FactorBlockIldltOnDevice(
   return true;
 }
 
+absl::StatusOr<bool> ApplyBlockIldltOnDevice(const ExecContext& ctx,
+                                             const BlockIldltFactor& f,
+                                             std::span<double> y) {
+  constexpr absl::string_view kKernel = "ApplyBlockIldlt";
+  const int64_t bytes = kernels::BlockIldltSolveDeviceBytes(f);
+  absl::StatusOr<DeviceContext*> device =
+      linalg::BeginDeviceCall(ctx, kKernel, bytes);
+  if (!device.ok()) return device.status();
+  const absl::Status status =
+      (*device)->kernels().ApplyBlockIldlt((*device)->stream(), f, y);
+  if (status.code() == absl::StatusCode::kUnimplemented) {
+    linalg::EndDeviceCall(**device, kKernel, bytes, absl::OkStatus());
+    return false;
+  }
+  linalg::EndDeviceCall(**device, kKernel, bytes, status);
+  if (!status.ok()) return (*device)->status();
+  return true;
+}
+
 }  // namespace factord::internal

@@ -7,6 +7,8 @@
 #ifndef FACTORD_SRC_FACTOR_BLOCK_ILDLT_DEVICE_H_
 #define FACTORD_SRC_FACTOR_BLOCK_ILDLT_DEVICE_H_
 
+#include <span>
+
 #include "absl/status/statusor.h"
 #include "factord/base/exec_context.h"
 #include "factord/factor/block_ildlt.h"
@@ -23,6 +25,14 @@ absl::StatusOr<bool> FactorBlockIldltOnDevice(
     const ExecContext& ctx, const BlockIldltStructure& s,
     const kernels::BlockIldltNumericParams& params,
     const kernels::BlockIldltNumericArrays& arrays);
+
+// The solves of `f` on ctx.device (which must be set), drawing
+// kernels::BlockIldltSolveDeviceBytes(f) from the budget: y (n) is the
+// ordered, scaled right-hand side on entry and x on return. false / true /
+// error as for FactorBlockIldltOnDevice.
+absl::StatusOr<bool> ApplyBlockIldltOnDevice(const ExecContext& ctx,
+                                             const BlockIldltFactor& f,
+                                             std::span<double> y);
 
 }  // namespace factord::internal
 

@@ -40,7 +40,9 @@
 // form over block row I (row_ptr/row_slot; push form would race), D^{-1},
 // backward substitution in pull form over block column J with the levels
 // reversed; kReference runs the blocks in block order, kCpu the blocks of a
-// level in parallel, with the same summation order: bitwise equal.
+// level in parallel, kCuda with a device context a launch per level
+// (kernels/cuda/factor/block_ildlt_solve_launch.h), with the same summation
+// order: bitwise equal.
 // Limits: parallelism only across the block columns of a level (deep,
 // chain-like block graphs stay serial; nothing runs inside a block in
 // parallel; a level with little work, under ~50k flops in the numeric

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "kernels/cuda/factor/block_ildlt_launch.h"
+#include "kernels/cuda/factor/block_ildlt_solve_launch.h"
 #include "kernels/cuda/status_macros.h"
 
 namespace factord::kernels::cuda {
@@ -133,6 +134,63 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
   FACTORD_CUDA_RETURN_IF_NOT_OK(counts.CopyToHost(arrays.counts, stream));
   FACTORD_CUDA_RETURN_IF_NOT_OK(
       column_status.CopyToHost(arrays.column_status, stream));
+  return stream.Synchronize();
+}
+
+absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
+                             std::span<double> y) {
+  const BlockIldltStructure& s = f.structure();
+  if (static_cast<int64_t>(y.size()) != s.n) {
+    return absl::InvalidArgumentError(
+        "ApplyBlockIldlt: y does not have n entries");
+  }
+  if (s.num_blocks() == 0) return absl::OkStatus();
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      block_ptr, UploadArray(std::span<const int32_t>(s.block_ptr), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      col_ptr, UploadArray(std::span<const int64_t>(s.col_ptr), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      row_block, UploadArray(std::span<const int32_t>(s.row_block), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      value_ptr, UploadArray(std::span<const int64_t>(s.value_ptr), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      row_ptr, UploadArray(std::span<const int64_t>(s.row_ptr), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      row_slot, UploadArray(std::span<const int64_t>(s.row_slot), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      row_slot_col,
+      UploadArray(std::span<const int32_t>(s.row_slot_col), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      level_blocks,
+      UploadArray(std::span<const int32_t>(s.level_blocks), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(values, UploadArray(f.block_values(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(kept, UploadArray(f.kept(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(pivot_order,
+                                UploadArray(f.pivot_order(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(pivot_size,
+                                UploadArray(f.pivot_size(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(d_diag, UploadArray(f.d_diag(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(d_off, UploadArray(f.d_off(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(device_y, UploadArray(AsConst(y), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(device_w, DeviceArray<double>::Allocate(s.n));
+  BlockIldltSolveView view;
+  view.block_ptr = block_ptr.data();
+  view.col_ptr = col_ptr.data();
+  view.row_block = row_block.data();
+  view.value_ptr = value_ptr.data();
+  view.row_ptr = row_ptr.data();
+  view.row_slot = row_slot.data();
+  view.row_slot_col = row_slot_col.data();
+  view.values = values.data();
+  view.kept = kept.data();
+  view.pivot_order = pivot_order.data();
+  view.pivot_size = pivot_size.data();
+  view.d_diag = d_diag.data();
+  view.d_off = d_off.data();
+  FACTORD_CUDA_RETURN_IF_ERROR(LaunchBlockIldltSolve(
+      view, s.num_blocks(), level_blocks.data(), s.num_levels,
+      s.level_ptr.data(), device_y.data(), device_w.data(), stream.get()));
+  FACTORD_CUDA_RETURN_IF_NOT_OK(device_y.CopyToHost(y, stream));
   return stream.Synchronize();
 }
 

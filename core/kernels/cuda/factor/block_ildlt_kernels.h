@@ -6,9 +6,12 @@
 // flags, per-column counts and statuses, and synchronises. Every CUDA error
 // is a Status (device.h). The device work is block_ildlt_launch.cu, which
 // the emulated tests run against the serial reference
-// (tests/emulation/block_ildlt_emulated_test.cc).
+// (tests/emulation/block_ildlt_emulated_test.cc); the solves' is
+// block_ildlt_solve_launch.cu (block_ildlt_solve_emulated_test.cc).
 #ifndef FACTORD_KERNELS_CUDA_FACTOR_BLOCK_ILDLT_KERNELS_H_
 #define FACTORD_KERNELS_CUDA_FACTOR_BLOCK_ILDLT_KERNELS_H_
+
+#include <span>
 
 #include "absl/status/status.h"
 #include "factord/factor/block_ildlt.h"
@@ -22,6 +25,13 @@ namespace factord::kernels::cuda {
 absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
                               const BlockIldltNumericParams& params,
                               const BlockIldltNumericArrays& arrays);
+
+// The solves of S1 §IV-C (DeviceKernels::ApplyBlockIldlt): uploads the
+// factor, its structure and level lists and y, runs the launches of
+// block_ildlt_solve_launch.h, downloads y (= x) and synchronises.
+// INVALID_ARGUMENT when y does not have n entries.
+absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
+                             std::span<double> y);
 
 }  // namespace factord::kernels::cuda
 
