@@ -155,6 +155,17 @@ TEST_F(EmulatedCudaBackend, JacobiLdltOn494BusEqualsReference) {
   EXPECT_GT(kernels_->calls("FactorDenseBatch"), 0);
 }
 
+TEST_F(EmulatedCudaBackend, BlockIldltSqmrOn494BusEqualsReference) {
+  auto a = Load(testing::TestDataPath("494_bus.mtx"), false);
+  FactorOptions options;
+  options.method = Method::kBlockIldlt;
+  Outcome run = ExpectSameAsReference(a, options, Krylov::kAuto);
+  // S1 §IV-B numeric phase once, S1 §IV-C solves once per application.
+  EXPECT_EQ(kernels_->calls("FactorBlockIldlt"), 1);
+  EXPECT_GE(kernels_->calls("ApplyBlockIldlt"), run.report.iterations);
+  EXPECT_GT(run.report.iterations, 0);
+}
+
 TEST_F(EmulatedCudaBackend, LaunchFailureIsTheRequestsStatus) {
   auto a = Load(testing::TestDataPath("494_bus.mtx"), true);
   FactorOptions options;
