@@ -15,8 +15,6 @@
 #include "src/factor/block_ildlt_leftover.h"
 #include "src/factor/pivot_params.h"
 #include "test_data.h"
-#include "tests/emulation/block_ildlt_emulated_run.h"
-#include "tests/emulation/cuda_emulation.h"
 
 namespace factord::emulation_testing {
 namespace {
@@ -103,10 +101,10 @@ std::vector<Entry> RandomEntries(int n, int per_row, double diag,
   return e;
 }
 
-// Scaled, shifted and scattered as BlockIldltFactor::Create does, with the
-// pivot parameters it derives (force mode).
-bool Prepare(const BlockIldltCase& c, BlockIldltRun* run,
-             kernels::BlockIldltNumericParams* params) {
+}  // namespace
+
+bool PrepareBlockIldltRun(const BlockIldltCase& c, BlockIldltRun* run,
+                          kernels::BlockIldltNumericParams* params) {
   std::vector<double> scaling;
   const absl::Status st =
       ScatterScaledBlocks(c.a, *c.s, c.options, &scaling, &run->values);
@@ -132,7 +130,7 @@ bool Prepare(const BlockIldltCase& c, BlockIldltRun* run,
   return true;
 }
 
-void SumCounts(const BlockIldltStructure& s, BlockIldltRun* run) {
+void SumBlockIldltCounts(const BlockIldltStructure& s, BlockIldltRun* run) {
   for (int64_t b = 0; b < s.num_blocks(); ++b) {
     const kernels::BlockColumnCounts& c = run->counts[s.level_blocks[b]];
     run->stats.perturbed_pivots += c.perturbed;
@@ -142,6 +140,8 @@ void SumCounts(const BlockIldltStructure& s, BlockIldltRun* run) {
     run->stats.dropped_blocks += c.dropped_blocks;
   }
 }
+
+namespace {
 
 bool SameBits(double x, double y) {
   return std::bit_cast<uint64_t>(x) == std::bit_cast<uint64_t>(y);
@@ -303,7 +303,7 @@ std::vector<BlockIldltCase> RealBlockIldltCases() {
 BlockIldltRun ReferenceBlockIldlt(const BlockIldltCase& c) {
   BlockIldltRun run;
   kernels::BlockIldltNumericParams params;
-  if (!Prepare(c, &run, &params)) return run;
+  if (!PrepareBlockIldltRun(c, &run, &params)) return run;
   const BlockIldltStructure& s = *c.s;
   const internal::BlockColumnFactorizer columns(
       s, params.pivots, params.tau,
@@ -322,21 +322,7 @@ BlockIldltRun ReferenceBlockIldlt(const BlockIldltCase& c) {
     leftover.EndLevel();
   }
   run.column_status.clear();
-  SumCounts(s, &run);
-  return run;
-}
-
-BlockIldltRun EmulatedBlockIldlt(const BlockIldltCase& c, uint64_t seed) {
-  BlockIldltRun run;
-  kernels::BlockIldltNumericParams params;
-  if (!Prepare(c, &run, &params)) return run;
-  emulation::SetScheduleSeed(seed);
-  const absl::Status st = EmulatedFactorBlockIldlt(
-      *c.s, params,
-      {run.values, run.kept, run.pivot_order, run.pivot_size, run.d_diag,
-       run.d_off, run.counts, run.column_status});
-  if (!st.ok()) run.error = st.ToString();
-  SumCounts(*c.s, &run);
+  SumBlockIldltCounts(s, &run);
   return run;
 }
 

@@ -55,8 +55,14 @@ struct BlockIldltRun {
 // level, with the level-wise leftover of S1 Alg. 2 (what
 // BlockIldltFactor::Create runs for Backend::kReference).
 BlockIldltRun ReferenceBlockIldlt(const BlockIldltCase& c);
-// The kernels under the emulation, schedule seeded with `seed`.
-BlockIldltRun EmulatedBlockIldlt(const BlockIldltCase& c, uint64_t seed);
+// Scales, shifts and scatters A into run->values as BlockIldltFactor::Create
+// does, sets the other arrays to sentinels (kept to 1) and derives the
+// parameters Create passes (force mode); false with run->error set when the
+// scatter fails.
+bool PrepareBlockIldltRun(const BlockIldltCase& c, BlockIldltRun* run,
+                          kernels::BlockIldltNumericParams* params);
+// run->stats from run->counts, summed in level order.
+void SumBlockIldltCounts(const BlockIldltStructure& s, BlockIldltRun* run);
 
 // "" when every array, count and status (none flagged where the reference's
 // columns are finite, one flagged where they are not) agree bit for bit;

@@ -57,4 +57,18 @@ absl::Status EmulatedFactorBlockIldlt(
   return absl::OkStatus();
 }
 
+BlockIldltRun EmulatedBlockIldlt(const BlockIldltCase& c, uint64_t seed) {
+  BlockIldltRun run;
+  kernels::BlockIldltNumericParams params;
+  if (!PrepareBlockIldltRun(c, &run, &params)) return run;
+  emulation::SetScheduleSeed(seed);
+  const absl::Status st = EmulatedFactorBlockIldlt(
+      *c.s, params,
+      {run.values, run.kept, run.pivot_order, run.pivot_size, run.d_diag,
+       run.d_off, run.counts, run.column_status});
+  if (!st.ok()) run.error = st.ToString();
+  SumBlockIldltCounts(*c.s, &run);
+  return run;
+}
+
 }  // namespace factord::emulation_testing

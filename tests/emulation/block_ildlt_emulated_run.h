@@ -11,8 +11,13 @@
 #include "absl/status/status.h"
 #include "factord/factor/block_ildlt.h"
 #include "kernels/device/block_ildlt_device.h"
+#include "tests/emulation/block_ildlt_cases.h"
 
 namespace factord::emulation_testing {
+
+// The numeric kernels under the emulation on case c (block_ildlt_cases.h),
+// schedule seeded with `seed`.
+BlockIldltRun EmulatedBlockIldlt(const BlockIldltCase& c, uint64_t seed);
 
 // INTERNAL with the emulator's reason when a launch fails.
 absl::Status EmulatedFactorBlockIldlt(

@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/emulation/block_ildlt_cases.h"
+#include "tests/emulation/block_ildlt_emulated_run.h"
 #include "tests/emulation/block_jacobi_cases.h"
 #include "tests/emulation/dense_batched_cases.h"
 #include "tests/emulation/dense_ldlt_cases.h"
