@@ -15,7 +15,7 @@ std::string AnalysisCache::Key(const CsrMatrix& a, uint64_t pattern_hash,
 }
 
 std::shared_ptr<const Analysis> AnalysisCache::Find(const std::string& key) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = analyses_.find(key);
   if (it == analyses_.end()) return nullptr;
   std::shared_ptr<const Analysis> analysis = it->second.lock();
@@ -25,13 +25,13 @@ std::shared_ptr<const Analysis> AnalysisCache::Find(const std::string& key) {
 
 void AnalysisCache::Insert(const std::string& key,
                            std::shared_ptr<const Analysis> analysis) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   absl::erase_if(analyses_, [](const auto& kv) { return kv.second.expired(); });
   analyses_[key] = std::move(analysis);
 }
 
 int64_t AnalysisCache::size() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   int64_t live = 0;
   for (const auto& [key, weak] : analyses_) live += weak.expired() ? 0 : 1;
   return live;

@@ -12,11 +12,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "factord/matrix/csr.h"
 #include "factord/solver/options.h"
 #include "factord/solver/solver.h"
@@ -42,7 +42,10 @@ class AnalysisCache {
   int64_t size() const;
 
  private:
-  mutable absl::Mutex mu_;
+  // std::mutex rather than absl::Mutex: Debian's libabsl is not built with
+  // ThreadSanitizer, which sees only synchronisation through pthreads, and
+  // the worker pool and the caches are what scripts/sanitize.sh tsan checks.
+  mutable std::mutex mu_;
   absl::flat_hash_map<std::string, std::weak_ptr<const Analysis>> analyses_
       ABSL_GUARDED_BY(mu_);
 };

@@ -42,7 +42,7 @@ absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
   entry.bytes_received = bytes_received;
   int64_t evicted = 0;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = slots_.find(key);
     int64_t replaced_bytes = 0;
     if (it != slots_.end()) {
@@ -82,7 +82,7 @@ absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
 }
 
 absl::StatusOr<CacheEntry> FactorCache::Lookup(const MatrixKey& key) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = slots_.find(key);
   if (it == slots_.end()) return Unknown(key);
   Touch(it->second);
@@ -95,7 +95,7 @@ absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
   int64_t evicted = 0;
   CacheEntry result;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = slots_.find(key);
     if (it == slots_.end()) return Unknown(key);
     CacheEntry& entry = it->second.entry;
@@ -133,7 +133,7 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
   int64_t evicted = 0;
   CacheEntry result;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = slots_.find(key);
     if (it == slots_.end()) {
       return absl::NotFoundError(
@@ -179,7 +179,7 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
 }
 
 absl::StatusOr<int64_t> FactorCache::Release(const MatrixKey& key) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = slots_.find(key);
   if (it == slots_.end()) return Unknown(key);
   const int64_t freed = it->second.entry.bytes();
@@ -190,7 +190,7 @@ absl::StatusOr<int64_t> FactorCache::Release(const MatrixKey& key) {
 int64_t FactorCache::SweepIdle() {
   int64_t evicted = 0;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     const absl::Time cutoff = options_.now() - options_.idle_ttl;
     // The LRU list's tail holds the oldest uses.
     while (!lru_.empty()) {
@@ -205,7 +205,7 @@ int64_t FactorCache::SweepIdle() {
 }
 
 std::vector<CacheEntry> FactorCache::List(absl::string_view tenant) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<CacheEntry> out;
   for (const MatrixKey& key : lru_) {
     if (key.tenant == tenant) out.push_back(slots_.at(key).entry);
@@ -214,23 +214,23 @@ std::vector<CacheEntry> FactorCache::List(absl::string_view tenant) const {
 }
 
 int64_t FactorCache::bytes() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return bytes_;
 }
 
 int64_t FactorCache::entries() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int64_t>(slots_.size());
 }
 
 int64_t FactorCache::tenant_bytes(absl::string_view tenant) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = tenants_.find(tenant);
   return it == tenants_.end() ? 0 : it->second.bytes;
 }
 
 int64_t FactorCache::tenant_entries(absl::string_view tenant) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = tenants_.find(tenant);
   return it == tenants_.end() ? 0 : it->second.entries;
 }
@@ -238,7 +238,7 @@ int64_t FactorCache::tenant_entries(absl::string_view tenant) const {
 absl::Status FactorCache::CheckTenantQuota(absl::string_view tenant,
                                            int64_t more,
                                            absl::string_view what) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return CheckQuotaLocked(tenant, more, what);
 }
 

@@ -20,6 +20,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "factord/matrix/csr.h"
 #include "factord/solver/solver.h"
@@ -164,7 +164,10 @@ class FactorCache {
   void ReportEvictions(int64_t count) const;
 
   const Options options_;
-  mutable absl::Mutex mu_;
+  // std::mutex rather than absl::Mutex: Debian's libabsl is not built with
+  // ThreadSanitizer, which sees only synchronisation through pthreads, and
+  // the worker pool and the caches are what scripts/sanitize.sh tsan checks.
+  mutable std::mutex mu_;
   absl::flat_hash_map<MatrixKey, Slot> slots_ ABSL_GUARDED_BY(mu_);
   std::list<MatrixKey> lru_ ABSL_GUARDED_BY(mu_);  // front: most recent
   int64_t bytes_ ABSL_GUARDED_BY(mu_) = 0;

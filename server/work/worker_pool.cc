@@ -17,7 +17,7 @@ WorkerPool::WorkerPool(std::string name, int workers, int max_queue)
 WorkerPool::~WorkerPool() { Drain(); }
 
 absl::Status WorkerPool::Submit(absl::AnyInvocable<void()> job) {
-  absl::MutexLock lock(&mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   if (draining_) {
     return absl::UnavailableError(
         absl::StrCat("the ", name_, " pool is shutting down"));
@@ -30,27 +30,30 @@ absl::Status WorkerPool::Submit(absl::AnyInvocable<void()> job) {
                      " jobs waiting)"));
   }
   queue_.push_back(std::move(job));
+  lock.unlock();
+  work_ready_.notify_one();
   return absl::OkStatus();
 }
 
 void WorkerPool::Drain() {
-  absl::MutexLock join_lock(&join_mu_);
+  std::lock_guard<std::mutex> join_lock(join_mu_);
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     draining_ = true;
   }
+  work_ready_.notify_all();
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();
   }
 }
 
 int WorkerPool::queue_length() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(queue_.size());
 }
 
 int WorkerPool::running() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return running_;
 }
 
@@ -58,11 +61,8 @@ void WorkerPool::WorkLoop() {
   while (true) {
     absl::AnyInvocable<void()> job;
     {
-      absl::MutexLock lock(&mu_);
-      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        return !queue_.empty() || draining_;
-      };
-      mu_.Await(absl::Condition(&ready));
+      std::unique_lock<std::mutex> lock(mu_);
+      work_ready_.wait(lock, [this] { return !queue_.empty() || draining_; });
       // Draining runs what was queued before it stops.
       if (queue_.empty()) return;
       job = std::move(queue_.front());
@@ -71,7 +71,7 @@ void WorkerPool::WorkLoop() {
     }
     job();
     job = nullptr;  // destroy captures before reporting completion
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     --running_;
   }
 }

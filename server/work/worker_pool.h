@@ -4,7 +4,9 @@
 #ifndef FACTORD_SERVER_WORK_WORKER_POOL_H_
 #define FACTORD_SERVER_WORK_WORKER_POOL_H_
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -12,7 +14,6 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
 
 namespace factord::server {
 
@@ -43,12 +44,16 @@ class WorkerPool {
 
   const std::string name_;
   const int max_queue_;
-  mutable absl::Mutex mu_;
+  // std::mutex rather than absl::Mutex: Debian's libabsl is not built with
+  // ThreadSanitizer, which sees only synchronisation through pthreads, and
+  // the worker pool and the caches are what scripts/sanitize.sh tsan checks.
+  mutable std::mutex mu_;
+  std::condition_variable work_ready_;  // queue_ not empty, or draining_
   std::deque<absl::AnyInvocable<void()>> queue_ ABSL_GUARDED_BY(mu_);
   int running_ ABSL_GUARDED_BY(mu_) = 0;
   bool draining_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
-  absl::Mutex join_mu_;  // serializes concurrent Drain() calls
+  std::mutex join_mu_;  // serializes concurrent Drain() calls
 };
 
 }  // namespace factord::server

@@ -20,6 +20,7 @@
 
 #include "factord/base/exec_context.h"
 #include "kernels/cpu/common/parallel.h"
+#include "kernels/cpu/common/tsan_handoff.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "tbb/partitioner.h"
@@ -48,7 +49,8 @@ void InLevelArena(const ExecContext& ctx, Fn&& fn) {
     fn();
     return;
   }
-  kernels::cpu::ArenaFor(ctx.threads).execute(std::forward<Fn>(fn));
+  kernels::cpu::ExecuteWithHandoff(kernels::cpu::ArenaFor(ctx.threads),
+                                   std::forward<Fn>(fn));
 }
 
 // The workspace index of the calling thread inside InLevelArena, in
@@ -82,12 +84,17 @@ void ForEachInLevel(bool worth_it, int64_t count, int64_t grain, Body&& body) {
     for (int64_t i = 0; i < count; ++i) body(i);
     return;
   }
+  kernels::cpu::TsanHandoff handoff;
+  handoff.Fork();
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, count, grain),
                     [&](const tbb::blocked_range<int64_t>& range) {
+                      handoff.Enter();
                       for (int64_t i = range.begin(); i < range.end(); ++i) {
                         body(i);
                       }
+                      handoff.Leave();
                     });
+  handoff.Join();
 }
 
 }  // namespace factord::internal

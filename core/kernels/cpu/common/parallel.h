@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "factord/base/exec_context.h"
+#include "kernels/cpu/common/tsan_handoff.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "tbb/partitioner.h"
@@ -42,13 +43,18 @@ void ForEachChunk(const ExecContext& ctx, int64_t num_chunks, Body&& body) {
     for (int64_t c = 0; c < num_chunks; ++c) body(c);
     return;
   }
-  ArenaFor(threads).execute([&] {
+  ExecuteWithHandoff(ArenaFor(threads), [&] {
+    TsanHandoff handoff;
+    handoff.Fork();
     tbb::parallel_for(
         tbb::blocked_range<int64_t>(0, num_chunks),
         [&](const tbb::blocked_range<int64_t>& range) {
+          handoff.Enter();
           for (int64_t c = range.begin(); c < range.end(); ++c) body(c);
+          handoff.Leave();
         },
         tbb::static_partitioner());
+    handoff.Join();
   });
 }
 

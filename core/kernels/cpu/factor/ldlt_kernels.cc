@@ -11,6 +11,7 @@
 
 #include "cblas.h"
 #include "kernels/cpu/common/parallel.h"
+#include "kernels/cpu/common/tsan_handoff.h"
 #include "tbb/task_group.h"
 
 namespace factord::kernels::cpu {
@@ -70,10 +71,12 @@ class TreeRun {
       std::sort(subtrees.begin(), subtrees.end(), [&](int32_t a, int32_t b) {
         return sym_.subtree_work[a] > sym_.subtree_work[b];
       });
-      ArenaFor(threads).execute([&] {
+      ExecuteWithHandoff(ArenaFor(threads), [&] {
         // Small subtrees are batched into tasks of at least
         // kSerialSubtreeWork (a KKT forest has thousands of tiny trees).
         tbb::task_group group;
+        TsanHandoff handoff;
+        handoff.Fork();
         size_t begin = 0;
         int64_t work = 0;
         for (size_t i = 0; i < subtrees.size(); ++i) {
@@ -81,15 +84,18 @@ class TreeRun {
           if (work < kSerialSubtreeWork && i + 1 < subtrees.size()) continue;
           const std::span<const int32_t> batch(subtrees.data() + begin,
                                                i + 1 - begin);
-          group.run([this, batch] {
+          group.run([this, batch, &handoff] {
+            handoff.Enter();
             for (int32_t top : batch) {
               RunRange(sym_.first_descendant[top], top, /*top_on_heap=*/true);
             }
+            handoff.Leave();
           });
           begin = i + 1;
           work = 0;
         }
         group.wait();
+        handoff.Join();
       });
       // The fronts above the subtrees, in postorder on this thread.
       internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
