@@ -2,6 +2,8 @@
 // kernels/cuda/factor/block_ildlt_kernels.cc runs them on device copies.
 #include "tests/emulation/block_ildlt_emulated_run.h"
 
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -10,11 +12,24 @@
 #include "kernels/cuda/factor/block_ildlt_launch.h"
 
 namespace factord::emulation_testing {
+namespace {
+
+std::function<void(int)>& LevelHook() {
+  static std::function<void(int)> hook;
+  return hook;
+}
+
+}  // namespace
+
+void SetBlockIldltLevelHookForTesting(std::function<void(int level)> hook) {
+  LevelHook() = std::move(hook);
+}
 
 absl::Status EmulatedFactorBlockIldlt(
     const BlockIldltStructure& s,
     const kernels::BlockIldltNumericParams& params,
-    const kernels::BlockIldltNumericArrays& arrays) {
+    const kernels::BlockIldltNumericArrays& arrays,
+    kernels::BlockIldltLevelCheck check_cancelled) {
   namespace cuda = kernels::cuda;
   if (s.num_blocks() == 0) return absl::OkStatus();
   const kernels::BlockIldltLevelSlots slots =
@@ -48,11 +63,15 @@ absl::Status EmulatedFactorBlockIldlt(
   factor.keep = keep.data();
   factor.pool = &pool;
   factor.status = arrays.column_status.data();
-  const cudaError_t error = cuda::LaunchBlockIldltNumeric(
-      view, levels, params.pivots, params.tau, factor, nullptr);
-  if (error != cudaSuccess) {
-    return absl::InternalError(absl::StrCat("block_ildlt launch failed: ",
-                                            emulation::LastLaunchError()));
+  for (int level = 0; level < s.num_levels; ++level) {
+    if (LevelHook()) LevelHook()(level);
+    if (absl::Status stop = check_cancelled(); !stop.ok()) return stop;
+    const cudaError_t error = cuda::LaunchBlockIldltLevel(
+        view, levels, level, params.pivots, params.tau, factor, nullptr);
+    if (error != cudaSuccess) {
+      return absl::InternalError(absl::StrCat("block_ildlt launch failed: ",
+                                              emulation::LastLaunchError()));
+    }
   }
   return absl::OkStatus();
 }
@@ -65,7 +84,8 @@ BlockIldltRun EmulatedBlockIldlt(const BlockIldltCase& c, uint64_t seed) {
   const absl::Status st = EmulatedFactorBlockIldlt(
       *c.s, params,
       {run.values, run.kept, run.pivot_order, run.pivot_size, run.d_diag,
-       run.d_off, run.counts, run.column_status});
+       run.d_off, run.counts, run.column_status},
+      [] { return absl::OkStatus(); });
   if (!st.ok()) run.error = st.ToString();
   SumBlockIldltCounts(*c.s, &run);
   return run;

@@ -6,6 +6,7 @@
 #ifndef FACTORD_TESTS_EMULATION_BLOCK_ILDLT_EMULATED_RUN_H_
 #define FACTORD_TESTS_EMULATION_BLOCK_ILDLT_EMULATED_RUN_H_
 
+#include <functional>
 #include <span>
 
 #include "absl/status/status.h"
@@ -19,11 +20,20 @@ namespace factord::emulation_testing {
 // schedule seeded with `seed`.
 BlockIldltRun EmulatedBlockIldlt(const BlockIldltCase& c, uint64_t seed);
 
-// INTERNAL with the emulator's reason when a launch fails.
+// INTERNAL with the emulator's reason when a launch fails; the first
+// non-OK status of check_cancelled, called before every level's launches
+// (the emulated launches run to completion when launched, so the check
+// sees every level before it finished), unchanged.
 absl::Status EmulatedFactorBlockIldlt(
     const BlockIldltStructure& s,
     const kernels::BlockIldltNumericParams& params,
-    const kernels::BlockIldltNumericArrays& arrays);
+    const kernels::BlockIldltNumericArrays& arrays,
+    kernels::BlockIldltLevelCheck check_cancelled);
+
+// Tests: `hook(level)` runs before each level's check_cancelled in
+// EmulatedFactorBlockIldlt (e.g. to cancel the request after N levels);
+// an empty function removes it. Not thread-safe.
+void SetBlockIldltLevelHookForTesting(std::function<void(int level)> hook);
 
 // The solve kernels (kernels/cuda/factor/block_ildlt_solve_launch.h) on
 // the factor's host arrays, with the contract of

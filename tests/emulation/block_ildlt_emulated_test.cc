@@ -4,12 +4,16 @@
 // pivot order and sizes, D, per-column counts) for several schedule seeds:
 // planted cases first (each test checks that the case plants what its name
 // says), then real matrices of ../shared/data; and BlockIldltFactor::Create
-// on the emulated backend registered as kCuda, end to end.
+// on the emulated backend registered as kCuda, end to end: equal to the
+// reference, device errors, cancellation between levels, and the count of
+// non-finite columns (the same on every path).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
 
+#include "factord/base/cancellation.h"
 #include "factord/base/device_context.h"
 #include "factord/base/timer.h"
 #include "factord/factor/block_ildlt.h"
@@ -207,6 +211,10 @@ void ExpectSameFactor(const BlockIldltFactor& x, const BlockIldltFactor& y,
   EXPECT_EQ(x.stats().nnz_factor, y.stats().nnz_factor) << what;
   EXPECT_EQ(x.stats().dropped_entries, y.stats().dropped_entries) << what;
   EXPECT_EQ(x.stats().dropped_blocks, y.stats().dropped_blocks) << what;
+  EXPECT_EQ(x.stats().not_finite_columns, y.stats().not_finite_columns) << what;
+  EXPECT_EQ(x.stats().first_not_finite_column,
+            y.stats().first_not_finite_column)
+      << what;
 }
 
 // BlockIldltFactor::Create on Backend::kCuda with the emulated backend:
@@ -273,6 +281,129 @@ TEST(BlockIldltEmulated, CreateOnEmulatedCudaBackendReportsDeviceErrors) {
     EXPECT_EQ(f.status().code(), absl::StatusCode::kInternal) << f.status();
     EXPECT_NE(f.status().message().find("injected"), std::string::npos);
   }
+}
+
+// Issue 8 on the device path: ctx is checked before every level. The
+// request is cancelled (or its deadline passes) while the levels run: Create
+// returns CANCELLED (DEADLINE_EXCEEDED) from the next level on, launches
+// nothing more, returns no factor and records no device error; without a
+// stop every level runs and the factor is the reference's.
+TEST(BlockIldltEmulated, CreateOnEmulatedCudaBackendStopsBetweenLevels) {
+  const BlockIldltCase c =
+      PlantedBlockIldltCase("blocks of 1, one column per level");
+  ASSERT_GE(c.s->num_levels, 5);
+  auto kernels = MakeEmulatedCudaKernels();
+  testing::ScopedCudaBackend backend(kernels);
+  DeviceMemoryBudget budget(0);
+  ExecContext reference;
+  reference.backend = Backend::kReference;
+  auto want = BlockIldltFactor::Create(c.a, c.s, c.options, reference);
+  ASSERT_TRUE(want.ok()) << want.status();
+
+  constexpr int kStopLevel = 3;
+  for (const bool deadline : {false, true}) {
+    auto device = CreateDeviceContext(Backend::kCuda, &budget);
+    ASSERT_TRUE(device.ok()) << device.status();
+    Cancellation cancellation;
+    ExecContext cuda;
+    cuda.backend = Backend::kCuda;
+    cuda.device = device->get();
+    cuda.cancellation = &cancellation;
+    int levels_reached = 0;
+    SetBlockIldltLevelHookForTesting([&](int level) {
+      EXPECT_EQ(level, levels_reached);
+      ++levels_reached;
+      if (level != kStopLevel) return;
+      if (deadline) {
+        cancellation.set_deadline(Cancellation::Clock::now() -
+                                  std::chrono::seconds(1));
+      } else {
+        cancellation.Cancel();
+      }
+    });
+    auto f = BlockIldltFactor::Create(c.a, c.s, c.options, cuda);
+    SetBlockIldltLevelHookForTesting(nullptr);
+    EXPECT_EQ(f.status().code(), deadline ? absl::StatusCode::kDeadlineExceeded
+                                          : absl::StatusCode::kCancelled)
+        << f.status();
+    EXPECT_EQ(levels_reached, kStopLevel + 1);  // no level launched after
+    EXPECT_TRUE((*device)->status().ok()) << (*device)->status();
+    EXPECT_EQ(budget.in_use(), 0);
+  }
+
+  auto device = CreateDeviceContext(Backend::kCuda, &budget);
+  ASSERT_TRUE(device.ok()) << device.status();
+  Cancellation cancellation;
+  ExecContext cuda;
+  cuda.backend = Backend::kCuda;
+  cuda.device = device->get();
+  cuda.cancellation = &cancellation;
+  int levels_reached = 0;
+  SetBlockIldltLevelHookForTesting([&](int) { ++levels_reached; });
+  auto f = BlockIldltFactor::Create(c.a, c.s, c.options, cuda);
+  SetBlockIldltLevelHookForTesting(nullptr);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(levels_reached, c.s->num_levels);
+  EXPECT_EQ(kernels->calls("FactorBlockIldlt"), 3);
+  ExpectSameFactor(**f, **want, "uncancelled");
+}
+
+// Non-finite columns (an update overflows to Inf): every path keeps the
+// values, as the reference does, and counts the same columns in its stats,
+// the device path from the kernels' column status.
+TEST(BlockIldltEmulated, NotFiniteColumnsCountedOnEveryPath) {
+  const BlockIldltCase c = PlantedBlockIldltCase("overflow to Inf");
+  auto kernels = MakeEmulatedCudaKernels();
+  testing::ScopedCudaBackend backend(kernels);
+  auto device = CreateDeviceContext(Backend::kCuda, nullptr);
+  ASSERT_TRUE(device.ok()) << device.status();
+  ExecContext reference;
+  reference.backend = Backend::kReference;
+  ExecContext cpu;
+  cpu.backend = Backend::kCpu;
+  cpu.threads = 2;
+  ExecContext cuda;
+  cuda.backend = Backend::kCuda;
+  cuda.device = device->get();
+
+  auto want = BlockIldltFactor::Create(c.a, c.s, c.options, reference);
+  ASSERT_TRUE(want.ok()) << want.status();
+  // Column 0 is finite, column 1 holds D_1 = -Inf; every not-finite column
+  // is counted, the first named.
+  const BlockIldltRun run = ReferenceBlockIldlt(c);
+  int64_t expected = 0;
+  for (int64_t j = 0; j < c.s->num_blocks(); ++j) {
+    bool finite = true;
+    for (int64_t e = c.s->value_ptr[c.s->col_ptr[j]];
+         e < c.s->value_ptr[c.s->col_ptr[j + 1]]; ++e) {
+      finite = finite && std::isfinite(run.values[e]);
+    }
+    for (int64_t k = c.s->block_ptr[j]; k < c.s->block_ptr[j + 1]; ++k) {
+      finite =
+          finite && std::isfinite(run.d_diag[k]) && std::isfinite(run.d_off[k]);
+    }
+    expected += finite ? 0 : 1;
+  }
+  EXPECT_TRUE(std::isinf((*want)->d_diag()[1]));
+  EXPECT_GE(expected, 1);
+  EXPECT_EQ((*want)->stats().not_finite_columns, expected);
+  EXPECT_EQ((*want)->stats().first_not_finite_column, 1);
+
+  auto threaded = BlockIldltFactor::Create(c.a, c.s, c.options, cpu);
+  ASSERT_TRUE(threaded.ok()) << threaded.status();
+  ExpectSameFactor(**threaded, **want, "kCpu, 2 threads");
+  auto got = BlockIldltFactor::Create(c.a, c.s, c.options, cuda);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(kernels->calls("FactorBlockIldlt"), 1);
+  ExpectSameFactor(**got, **want, "emulated kCuda");
+
+  // A finite factor counts none.
+  const BlockIldltCase finite = PlantedBlockIldltCase("2x2 pivots");
+  auto clean =
+      BlockIldltFactor::Create(finite.a, finite.s, finite.options, cuda);
+  ASSERT_TRUE(clean.ok()) << clean.status();
+  EXPECT_EQ((*clean)->stats().not_finite_columns, 0);
+  EXPECT_EQ((*clean)->stats().first_not_finite_column, -1);
 }
 
 }  // namespace

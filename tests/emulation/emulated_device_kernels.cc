@@ -147,9 +147,10 @@ class EmulatedCudaKernels final : public testing::ReferenceDeviceKernels {
   absl::Status FactorBlockIldlt(
       DeviceStream&, const BlockIldltStructure& s,
       const kernels::BlockIldltNumericParams& params,
-      const kernels::BlockIldltNumericArrays& arrays) const override {
+      const kernels::BlockIldltNumericArrays& arrays,
+      kernels::BlockIldltLevelCheck check_cancelled) const override {
     return RunChecked("FactorBlockIldlt", [&] {
-      return EmulatedFactorBlockIldlt(s, params, arrays);
+      return EmulatedFactorBlockIldlt(s, params, arrays, check_cancelled);
     });
   }
   absl::Status ApplyBlockIldlt(DeviceStream&, const BlockIldltFactor& factor,

@@ -210,8 +210,10 @@ class CudaKernels final : public DeviceKernels {
   absl::Status FactorBlockIldlt(
       DeviceStream& s, const BlockIldltStructure& structure,
       const BlockIldltNumericParams& params,
-      const BlockIldltNumericArrays& arrays) const override {
-    return cuda::FactorBlockIldlt(Cast(s).stream(), structure, params, arrays);
+      const BlockIldltNumericArrays& arrays,
+      BlockIldltLevelCheck check_cancelled) const override {
+    return cuda::FactorBlockIldlt(Cast(s).stream(), structure, params, arrays,
+                                  check_cancelled);
   }
 
   absl::Status ApplyBlockIldlt(DeviceStream& s, const BlockIldltFactor& factor,

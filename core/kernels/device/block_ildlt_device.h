@@ -11,6 +11,8 @@
 #include <span>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "factord/factor/block_ildlt.h"
 #include "kernels/common/block_ildlt_block.h"
 #include "kernels/common/block_ildlt_solve.h"
@@ -40,6 +42,14 @@ struct BlockIldltNumericArrays {
   std::span<BlockColumnCounts> counts;
   std::span<uint8_t> column_status;
 };
+
+// The request's cancellation check (ExecContext::CheckCancelled, issue 8),
+// which the device numeric phase calls on the host before each level's
+// launches once the levels before it have finished or are the only work in
+// flight (see the backend); a non-OK status (CANCELLED, DEADLINE_EXCEEDED)
+// stops the run: nothing more is launched, the arrays are unspecified and
+// that status is returned as is.
+using BlockIldltLevelCheck = absl::FunctionRef<absl::Status()>;
 
 // The slots of every level's columns in level order (what one launch per
 // level walks), and the block column of every slot.

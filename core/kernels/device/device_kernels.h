@@ -111,12 +111,15 @@ class DeviceKernels {
   // block_ildlt's numeric phase (S1 §IV-B, level by level;
   // kernels/device/block_ildlt_device.h): the arrays as the serial
   // reference of src/factor/block_ildlt_numeric.cc leaves them, bit for bit.
+  // check_cancelled runs before every level (kernels::BlockIldltLevelCheck);
+  // its first non-OK status is returned unchanged.
   // Not every backend has it: the default is UNIMPLEMENTED, and the numeric
   // phase then runs on the host (kCpu path).
   virtual absl::Status FactorBlockIldlt(
       DeviceStream& /*stream*/, const BlockIldltStructure& /*s*/,
       const kernels::BlockIldltNumericParams& /*params*/,
-      const kernels::BlockIldltNumericArrays& /*arrays*/) const {
+      const kernels::BlockIldltNumericArrays& /*arrays*/,
+      kernels::BlockIldltLevelCheck /*check_cancelled*/) const {
     return absl::UnimplementedError(
         "no block_ildlt numeric kernels in this backend");
   }

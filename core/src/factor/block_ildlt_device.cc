@@ -16,11 +16,21 @@ absl::StatusOr<bool> FactorBlockIldltOnDevice(
   absl::StatusOr<DeviceContext*> device =
       linalg::BeginDeviceCall(ctx, kKernel, bytes);
   if (!device.ok()) return device.status();
+  // Issue 8: the request's check between levels. A stop is the request's
+  // status, not a device error: it is not recorded in the device context.
+  absl::Status stop;
   const absl::Status status = (*device)->kernels().FactorBlockIldlt(
-      (*device)->stream(), s, params, arrays);
+      (*device)->stream(), s, params, arrays, [&ctx, &stop] {
+        stop = ctx.CheckCancelled();
+        return stop;
+      });
   if (status.code() == absl::StatusCode::kUnimplemented) {
     linalg::EndDeviceCall(**device, kKernel, bytes, absl::OkStatus());
     return false;
+  }
+  if (!stop.ok() && status == stop) {
+    linalg::EndDeviceCall(**device, kKernel, bytes, absl::OkStatus());
+    return stop;
   }
   linalg::EndDeviceCall(**device, kKernel, bytes, status);
   if (!status.ok()) return (*device)->status();

@@ -20,7 +20,9 @@ namespace factord::internal {
 // kernels::BlockIldltDeviceBytes(s) from the request's device budget.
 // false: the backend has no block_ildlt kernels (nothing ran, nothing is
 // recorded; the caller runs the host path); true: `arrays` hold the factor;
-// an error (also recorded in the device context) otherwise.
+// CANCELLED / DEADLINE_EXCEEDED from ctx.CheckCancelled(), called before
+// every level (not recorded in the device context; `arrays` unspecified);
+// another error (also recorded in the device context) otherwise.
 absl::StatusOr<bool> FactorBlockIldltOnDevice(
     const ExecContext& ctx, const BlockIldltStructure& s,
     const kernels::BlockIldltNumericParams& params,

@@ -155,6 +155,11 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeBlockIldlt(
       " bytes (all dense: ", formats.all_dense_bytes, ")",
       stats.perturbed_pivots > 0
           ? absl::StrCat(", ", stats.perturbed_pivots, " pivots perturbed")
+          : "",
+      stats.not_finite_columns > 0
+          ? absl::StrCat(", ", stats.not_finite_columns,
+                         " block columns not finite (first: block column ",
+                         stats.first_not_finite_column, ")")
           : "");
   return MakeBlockPreconditionerFactorization(
       Method::kBlockIldlt, std::move(a), std::move(full), *std::move(factor),

@@ -14,10 +14,13 @@
 // parallel), the leftover grants in block order, Finish of its columns in
 // parallel. Every column writes the same bits either way, and the
 // per-column counters are summed in level order, so the factor and its
-// stats are equal bit for bit across backends and thread counts.
+// stats are equal bit for bit across backends and thread counts. An update
+// that overflows leaves Inf or NaN in the factor, as in the reference: it
+// is not an error, the columns are counted in the stats (every backend).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -82,6 +85,38 @@ struct LevelWork {
     }
   }
 };
+
+// Per block column, 1 when its D or L (L_JJ included) holds Inf or NaN:
+// what the device's Finish writes to its column status
+// (kernels/cuda/factor/block_ildlt_launch.h).
+std::vector<uint8_t> NotFiniteColumns(const BlockIldltStructure& s,
+                                      std::span<const double> values,
+                                      std::span<const double> d_diag,
+                                      std::span<const double> d_off) {
+  std::vector<uint8_t> status(s.num_blocks(), 0);
+  for (int64_t j = 0; j < s.num_blocks(); ++j) {
+    bool finite = true;
+    for (int64_t e = s.value_ptr[s.col_ptr[j]];
+         e < s.value_ptr[s.col_ptr[j + 1]]; ++e) {
+      finite = finite && std::isfinite(values[e]);
+    }
+    for (int64_t k = s.block_ptr[j]; k < s.block_ptr[j + 1]; ++k) {
+      finite = finite && std::isfinite(d_diag[k]) && std::isfinite(d_off[k]);
+    }
+    status[j] = finite ? 0 : 1;
+  }
+  return status;
+}
+
+void CountNotFiniteColumns(std::span<const uint8_t> column_status,
+                           BlockIldltStats* stats) {
+  for (size_t j = 0; j < column_status.size(); ++j) {
+    if (column_status[j] == 0) continue;
+    if (stats->not_finite_columns++ == 0) {
+      stats->first_not_finite_column = static_cast<int64_t>(j);
+    }
+  }
+}
 
 }  // namespace
 
@@ -193,9 +228,10 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
   };
 
   if (ctx.backend == Backend::kCuda && ctx.device != nullptr) {
-    // The level loop on the device (S1 §IV-B); the host path below when the
-    // backend has no block_ildlt kernels. A column whose D or L is not
-    // finite (column_status) holds what the reference would hold.
+    // The level loop on the device (S1 §IV-B), ctx checked before every
+    // level; the host path below when the backend has no block_ildlt
+    // kernels. A column whose D or L is not finite (column_status) holds
+    // what the reference would hold, and is counted as the host path does.
     if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
     std::vector<uint8_t> column_status(nb, 0);
     const absl::StatusOr<bool> ran = internal::FactorBlockIldltOnDevice(
@@ -206,6 +242,7 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
     if (!ran.ok()) return ran.status();
     if (*ran) {
       for (int64_t b = 0; b < nb; ++b) add_counts(counts[s.level_blocks[b]]);
+      CountNotFiniteColumns(column_status, &stats);
       return f;
     }
   }
@@ -227,6 +264,8 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
       }
       leftover.EndLevel();
     }
+    CountNotFiniteColumns(NotFiniteColumns(s, values, f->d_diag_, f->d_off_),
+                          &stats);
     return f;
   }
 
@@ -309,6 +348,8 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
     }
   });
   if (!status.ok()) return status;
+  CountNotFiniteColumns(NotFiniteColumns(s, values, f->d_diag_, f->d_off_),
+                        &stats);
   return f;
 }
 

@@ -94,6 +94,8 @@ void ExpectSameFactor(const BlockIldltFactor& ref, const BlockIldltFactor& cpu,
   EXPECT_EQ(x.nnz_factor, y.nnz_factor) << what;
   EXPECT_EQ(x.dropped_entries, y.dropped_entries) << what;
   EXPECT_EQ(x.dropped_blocks, y.dropped_blocks) << what;
+  EXPECT_EQ(x.not_finite_columns, y.not_finite_columns) << what;
+  EXPECT_EQ(x.first_not_finite_column, y.first_not_finite_column) << what;
   EXPECT_TRUE(SameBits(x.max_abs, y.max_abs)) << what;
 }
 

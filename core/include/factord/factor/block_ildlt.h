@@ -174,6 +174,12 @@ struct BlockIldltStats {
   int64_t dropped_entries = 0;
   int64_t dropped_blocks = 0;  // off-diagonal blocks dropped entirely
   double max_abs = 0;          // max |S A S| (pivot thresholds are relative)
+  // Block columns whose D or L (L_JJ included) holds Inf or NaN (an update
+  // overflowed), and the first of them (-1: none). As in S1, the values are
+  // kept, not an error: Apply then gives a non-finite z and the Krylov
+  // solver reports the breakdown. The same on every backend.
+  int64_t not_finite_columns = 0;
+  int64_t first_not_finite_column = -1;
 };
 
 // The numeric factor, M = S^{-1} P^T L D L^T P S^{-1} ~ A; Apply gives
@@ -185,8 +191,9 @@ class BlockIldltFactor final : public Preconditioner {
   // and the IPM shifts, level by level on ctx.backend with ctx.threads
   // (the same bits on every backend and thread count). Numerical trouble
   // (tiny pivots) is perturbation counted in stats(), not an error.
-  // CANCELLED/DEADLINE_EXCEEDED from ctx (checked every level, and every
-  // block column).
+  // Overflowed columns are counted in stats() (not_finite_columns), not an
+  // error. CANCELLED/DEADLINE_EXCEEDED from ctx (checked every level, on the
+  // host also every block column), with no factor.
   static absl::StatusOr<std::unique_ptr<BlockIldltFactor>> Create(
       const CsrMatrix& a, std::shared_ptr<const BlockIldltStructure> structure,
       const FactorOptions& options, const ExecContext& ctx);

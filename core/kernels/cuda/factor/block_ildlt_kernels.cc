@@ -38,11 +38,39 @@ absl::Status CheckBlockIldltArrays(const BlockIldltStructure& s,
   return absl::OkStatus();
 }
 
+// Two events, recorded after alternate levels (the level loop below).
+class LevelEvents {
+ public:
+  LevelEvents() = default;
+  LevelEvents(const LevelEvents&) = delete;
+  LevelEvents& operator=(const LevelEvents&) = delete;
+  ~LevelEvents() {
+    for (cudaEvent_t e : events_) {
+      if (e != nullptr) cudaEventDestroy(e);
+    }
+  }
+  cudaError_t Create() {
+    for (cudaEvent_t& e : events_) {
+      if (cudaError_t error =
+              cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+          error != cudaSuccess) {
+        return error;
+      }
+    }
+    return cudaSuccess;
+  }
+  cudaEvent_t of_level(int level) const { return events_[level % 2]; }
+
+ private:
+  cudaEvent_t events_[2] = {nullptr, nullptr};
+};
+
 }  // namespace
 
 absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
                               const BlockIldltNumericParams& params,
-                              const BlockIldltNumericArrays& arrays) {
+                              const BlockIldltNumericArrays& arrays,
+                              BlockIldltLevelCheck check_cancelled) {
   FACTORD_CUDA_RETURN_IF_NOT_OK(CheckBlockIldltArrays(s, arrays));
   if (s.num_blocks() == 0) return absl::OkStatus();
   const BlockIldltLevelSlots slots = MakeBlockIldltLevelSlots(s);
@@ -120,8 +148,32 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
   factor.keep = keep.data();
   factor.pool = pool.data();
   factor.status = column_status.data();
-  FACTORD_CUDA_RETURN_IF_ERROR(LaunchBlockIldltNumeric(
-      view, levels, params.pivots, params.tau, factor, stream.get()));
+  // The request's check before every level (issue 8). Launches return at
+  // once, so a host loop that only checked would enqueue (and check) every
+  // level long before the device reaches it, and a cancel would wait for the
+  // whole factorization. Level l is therefore launched only once level l-2
+  // has finished (its event): level l-1 is still queued while the host
+  // checks and launches, so the device does not wait for the host, and a
+  // cancel stops the work after the level in flight. On a stop the stream
+  // is synchronised before returning: that level and the uploads still use
+  // memory this call frees (the device arrays) or the caller owns (values,
+  // kept), and nothing is downloaded (no partial factor).
+  LevelEvents events;
+  FACTORD_CUDA_RETURN_IF_ERROR(events.Create());
+  for (int level = 0; level < s.num_levels; ++level) {
+    if (level >= 2) {
+      FACTORD_CUDA_RETURN_IF_ERROR(
+          cudaEventSynchronize(events.of_level(level)));
+    }
+    if (absl::Status stop = check_cancelled(); !stop.ok()) {
+      FACTORD_CUDA_RETURN_IF_NOT_OK(stream.Synchronize());
+      return stop;
+    }
+    FACTORD_CUDA_RETURN_IF_ERROR(LaunchBlockIldltLevel(
+        view, levels, level, params.pivots, params.tau, factor, stream.get()));
+    FACTORD_CUDA_RETURN_IF_ERROR(
+        cudaEventRecord(events.of_level(level), stream.get()));
+  }
 
   FACTORD_CUDA_RETURN_IF_NOT_OK(values.CopyToHost(arrays.values, stream));
   FACTORD_CUDA_RETURN_IF_NOT_OK(kept.CopyToHost(arrays.kept, stream));

@@ -333,34 +333,31 @@ __global__ void __launch_bounds__(kFinishThreads)
 
 }  // namespace
 
-cudaError_t LaunchBlockIldltNumeric(const DeviceBlockIldltStructure& s,
-                                    const HostBlockIldltLevels& levels,
-                                    const DenseLdltParams& params, double tau,
-                                    const DeviceBlockIldltFactor& f,
-                                    cudaStream_t stream) {
-  for (int level = 0; level < levels.num_levels; ++level) {
-    const int64_t first_block = levels.level_ptr[level];
-    const int64_t columns = levels.level_ptr[level + 1] - first_block;
-    const int64_t first_slot = levels.level_slot_ptr[level];
-    const int64_t slots = levels.level_slot_ptr[level + 1] - first_slot;
-    if (columns == 0) continue;
-    FACTORD_LAUNCH(PullUpdatesKernel, dim3(static_cast<unsigned>(slots)),
-                   dim3(kPullThreads), 0, stream)
-    (s, f, first_slot);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-    FACTORD_LAUNCH(FactorAndSolveKernel, dim3(static_cast<unsigned>(columns)),
-                   dim3(kWarpSize), 0, stream)
-    (s, f, params, tau, first_block);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-    FACTORD_LAUNCH(LeftoverKernel, dim3(1), dim3(1), 0, stream)
-    (s, f, first_block, columns);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-    FACTORD_LAUNCH(FinishKernel, dim3(static_cast<unsigned>(columns)),
-                   dim3(kFinishThreads), 0, stream)
-    (s, f, first_block);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+cudaError_t LaunchBlockIldltLevel(const DeviceBlockIldltStructure& s,
+                                  const HostBlockIldltLevels& levels, int level,
+                                  const DenseLdltParams& params, double tau,
+                                  const DeviceBlockIldltFactor& f,
+                                  cudaStream_t stream) {
+  const int64_t first_block = levels.level_ptr[level];
+  const int64_t columns = levels.level_ptr[level + 1] - first_block;
+  const int64_t first_slot = levels.level_slot_ptr[level];
+  const int64_t slots = levels.level_slot_ptr[level + 1] - first_slot;
+  if (columns == 0) return cudaSuccess;
+  FACTORD_LAUNCH(PullUpdatesKernel, dim3(static_cast<unsigned>(slots)),
+                 dim3(kPullThreads), 0, stream)
+  (s, f, first_slot);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  FACTORD_LAUNCH(FactorAndSolveKernel, dim3(static_cast<unsigned>(columns)),
+                 dim3(kWarpSize), 0, stream)
+  (s, f, params, tau, first_block);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  FACTORD_LAUNCH(LeftoverKernel, dim3(1), dim3(1), 0, stream)
+  (s, f, first_block, columns);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  FACTORD_LAUNCH(FinishKernel, dim3(static_cast<unsigned>(columns)),
+                 dim3(kFinishThreads), 0, stream)
+  (s, f, first_block);
+  return cudaGetLastError();
 }
 
 }  // namespace factord::kernels::cuda

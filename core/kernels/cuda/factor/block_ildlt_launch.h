@@ -87,14 +87,16 @@ struct DeviceBlockIldltFactor {
   uint8_t* status = nullptr;            // num_blocks, written
 };
 
-// The whole numeric phase: the four launches of every level in level order
-// on `stream`. `params` should have force set (S1: a diagonal block
-// eliminates all its columns); tau >= 0. Returns the first launch error.
-cudaError_t LaunchBlockIldltNumeric(const DeviceBlockIldltStructure& s,
-                                    const HostBlockIldltLevels& levels,
-                                    const DenseLdltParams& params, double tau,
-                                    const DeviceBlockIldltFactor& f,
-                                    cudaStream_t stream);
+// The four launches of level `level` (0 <= level < levels.num_levels) on
+// `stream`; levels must be launched in order, each after the one before
+// (stream order suffices). `params` should have force set (S1: a diagonal
+// block eliminates all its columns); tau >= 0. Returns the first launch
+// error.
+cudaError_t LaunchBlockIldltLevel(const DeviceBlockIldltStructure& s,
+                                  const HostBlockIldltLevels& levels, int level,
+                                  const DenseLdltParams& params, double tau,
+                                  const DeviceBlockIldltFactor& f,
+                                  cudaStream_t stream);
 
 }  // namespace factord::kernels::cuda
 
