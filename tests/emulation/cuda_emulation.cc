@@ -41,10 +41,6 @@
 #endif
 
 namespace factord::emulation {
-namespace internal {
-thread_local ThreadCoordinates* current_coordinates = nullptr;
-}  // namespace internal
-
 namespace {
 
 constexpr int kWarpSize = 32;

@@ -86,7 +86,11 @@ struct ThreadCoordinates {
 };
 
 namespace internal {
-extern thread_local ThreadCoordinates* current_coordinates;
+// Inline with a constant initializer, so that every kernel TU reads it
+// directly: through the TLS wrapper of an extern thread_local, GCC 12
+// with -fsanitize=null tests the flags the wrapper's init call left and
+// reported a null load at a kernel's threadIdx under UBSan.
+inline thread_local ThreadCoordinates* current_coordinates = nullptr;
 void* DynamicSharedArena();
 void SyncThreads();
 void SyncWarp(unsigned mask);
