@@ -41,7 +41,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Port 0: the daemon picks free ports and logs them.
+# Port 0: the daemon picks free ports and logs them. The log exists before
+# the daemon starts (its redirection happens in the background child).
+: >"$workdir/factord.log"
 "$factord" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
   2>"$workdir/factord.log" &
 pid=$!

@@ -35,6 +35,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The log exists before the daemon starts: a background command's
+# redirection happens in the child, which may not have run when the loop
+# below first reads the log (load.smoke failed so on a busy machine).
+: >"$work/factord.log"
 "$factord" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
   >"$work/factord.log" 2>&1 &
 daemon_pid=$!
