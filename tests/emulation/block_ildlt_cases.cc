@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "block_ildlt_planted.h"
 #include "factord/matrix/matrix_market.h"
 #include "src/factor/block_ildlt_column.h"
 #include "src/factor/block_ildlt_leftover.h"
@@ -19,44 +20,10 @@
 namespace factord::emulation_testing {
 namespace {
 
-using Entry = std::tuple<int, int, double>;  // row >= column
-
-CsrMatrix LowerFromEntries(int n, std::vector<Entry> entries) {
-  std::sort(entries.begin(), entries.end());
-  CsrMatrix a;
-  a.rows = a.cols = n;
-  a.structure = Structure::kSymmetricLower;
-  a.row_ptr.assign(n + 1, 0);
-  for (const auto& [i, j, v] : entries) {
-    a.col_idx.push_back(j);
-    a.values.push_back(v);
-    ++a.row_ptr[i + 1];
-  }
-  for (int i = 0; i < n; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
-  return a;
-}
-
-FactorOptions Planted() {
-  FactorOptions options;
-  options.method = Method::kBlockIldlt;
-  options.scaling = Scaling::kNone;
-  options.fill_level = 1000;
-  options.drop_tolerance = 0;
-  options.fill_factor = 0;
-  return options;
-}
-
-// Bandwidth 3, entries depending on the position (no two columns alike).
-std::vector<Entry> Banded(int n) {
-  std::vector<Entry> e;
-  for (int i = 0; i < n; ++i) {
-    e.push_back({i, i, 4.0 + 0.01 * i});
-    for (int d = 1; d <= 3 && i - d >= 0; ++d) {
-      e.push_back({i, i - d, 0.5 / d + 0.001 * i});
-    }
-  }
-  return e;
-}
+using testing::Banded;
+using testing::Entry;
+using testing::LowerFromEntries;
+using testing::Planted;
 
 std::vector<int32_t> Regular(int n, int size) {
   std::vector<int32_t> block_ptr;

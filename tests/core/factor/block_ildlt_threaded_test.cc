@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "block_ildlt_planted.h"
 #include "factord/base/cancellation.h"
 #include "factord/base/timer.h"
 #include "factord/factor/block_ildlt.h"
@@ -31,24 +32,10 @@
 namespace factord {
 namespace {
 
-using Entry = std::tuple<int, int, double>;  // row >= column
-
-// Symmetric-lower CSR from (row, column, value) entries with row >= column;
-// a row may be empty (no diagonal either).
-CsrMatrix LowerFromEntries(int n, std::vector<Entry> entries) {
-  std::sort(entries.begin(), entries.end());
-  CsrMatrix a;
-  a.rows = a.cols = n;
-  a.structure = Structure::kSymmetricLower;
-  a.row_ptr.assign(n + 1, 0);
-  for (const auto& [i, j, v] : entries) {
-    a.col_idx.push_back(j);
-    a.values.push_back(v);
-    ++a.row_ptr[i + 1];
-  }
-  for (int i = 0; i < n; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
-  return a;
-}
+using testing::Banded;
+using testing::Entry;
+using testing::LowerFromEntries;
+using testing::Planted;
 
 std::vector<int32_t> Identity(int n) {
   std::vector<int32_t> p(n);
@@ -206,29 +193,6 @@ std::shared_ptr<const BlockIldltStructure> FromBlocks(
   auto shared = std::make_shared<const BlockIldltStructure>(*std::move(s));
   ExpectValidLevelSets(*shared, "planted");
   return shared;
-}
-
-FactorOptions Planted() {
-  FactorOptions options;
-  options.method = Method::kBlockIldlt;
-  options.scaling = Scaling::kNone;
-  options.fill_level = 1000;
-  options.drop_tolerance = 0;
-  options.fill_factor = 0;
-  return options;
-}
-
-// A banded SPD-looking matrix of order n (bandwidth 3), entries depending on
-// the position so that no two columns are alike.
-std::vector<Entry> Banded(int n) {
-  std::vector<Entry> e;
-  for (int i = 0; i < n; ++i) {
-    e.push_back({i, i, 4.0 + 0.01 * i});
-    for (int d = 1; d <= 3 && i - d >= 0; ++d) {
-      e.push_back({i, i - d, 0.5 / d + 0.001 * i});
-    }
-  }
-  return e;
 }
 
 TEST(BlockIldltThreaded, ZeroAndTinyPivotsArePerturbedTheSameWay) {

@@ -65,24 +65,22 @@ class LevelEvents {
   cudaEvent_t events_[2] = {nullptr, nullptr};
 };
 
-}  // namespace
+// The block pattern both the numeric phase and the solves read, on the
+// device.
+struct DevicePattern {
+  DeviceArray<int32_t> block_ptr, row_block, row_slot_col, level_blocks;
+  DeviceArray<int64_t> col_ptr, value_ptr, row_ptr, row_slot;
+};
 
-absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
-                              const BlockIldltNumericParams& params,
-                              const BlockIldltNumericArrays& arrays,
-                              BlockIldltLevelCheck check_cancelled) {
-  FACTORD_CUDA_RETURN_IF_NOT_OK(CheckBlockIldltArrays(s, arrays));
-  if (s.num_blocks() == 0) return absl::OkStatus();
-  const BlockIldltLevelSlots slots = MakeBlockIldltLevelSlots(s);
-  // The structure.
+absl::StatusOr<DevicePattern> UploadPattern(const BlockIldltStructure& s,
+                                            CudaStream& stream) {
+  DevicePattern p;
   FACTORD_CUDA_ASSIGN_OR_RETURN(
       block_ptr, UploadArray(std::span<const int32_t>(s.block_ptr), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(
       col_ptr, UploadArray(std::span<const int64_t>(s.col_ptr), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(
       row_block, UploadArray(std::span<const int32_t>(s.row_block), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      slot_col, UploadArray(std::span<const int32_t>(slots.slot_col), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(
       value_ptr, UploadArray(std::span<const int64_t>(s.value_ptr), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(
@@ -93,11 +91,35 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
       row_slot_col,
       UploadArray(std::span<const int32_t>(s.row_slot_col), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(
-      a_offdiag_count,
-      UploadArray(std::span<const int64_t>(s.a_offdiag_count), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
       level_blocks,
       UploadArray(std::span<const int32_t>(s.level_blocks), stream));
+  p.block_ptr = std::move(block_ptr);
+  p.col_ptr = std::move(col_ptr);
+  p.row_block = std::move(row_block);
+  p.value_ptr = std::move(value_ptr);
+  p.row_ptr = std::move(row_ptr);
+  p.row_slot = std::move(row_slot);
+  p.row_slot_col = std::move(row_slot_col);
+  p.level_blocks = std::move(level_blocks);
+  return p;
+}
+
+}  // namespace
+
+absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
+                              const BlockIldltNumericParams& params,
+                              const BlockIldltNumericArrays& arrays,
+                              BlockIldltLevelCheck check_cancelled) {
+  FACTORD_CUDA_RETURN_IF_NOT_OK(CheckBlockIldltArrays(s, arrays));
+  if (s.num_blocks() == 0) return absl::OkStatus();
+  const BlockIldltLevelSlots slots = MakeBlockIldltLevelSlots(s);
+  // The structure.
+  FACTORD_CUDA_ASSIGN_OR_RETURN(pattern, UploadPattern(s, stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      slot_col, UploadArray(std::span<const int32_t>(slots.slot_col), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(
+      a_offdiag_count,
+      UploadArray(std::span<const int64_t>(s.a_offdiag_count), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(
       level_slots,
       UploadArray(std::span<const int64_t>(slots.level_slots), stream));
@@ -124,16 +146,16 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
 
   DeviceBlockIldltStructure view;
   view.num_blocks = s.num_blocks();
-  view.block_ptr = block_ptr.data();
-  view.col_ptr = col_ptr.data();
-  view.row_block = row_block.data();
+  view.block_ptr = pattern.block_ptr.data();
+  view.col_ptr = pattern.col_ptr.data();
+  view.row_block = pattern.row_block.data();
   view.slot_col = slot_col.data();
-  view.value_ptr = value_ptr.data();
-  view.row_ptr = row_ptr.data();
-  view.row_slot = row_slot.data();
-  view.row_slot_col = row_slot_col.data();
+  view.value_ptr = pattern.value_ptr.data();
+  view.row_ptr = pattern.row_ptr.data();
+  view.row_slot = pattern.row_slot.data();
+  view.row_slot_col = pattern.row_slot_col.data();
   view.a_offdiag_count = a_offdiag_count.data();
-  view.level_blocks = level_blocks.data();
+  view.level_blocks = pattern.level_blocks.data();
   view.level_slots = level_slots.data();
   const HostBlockIldltLevels levels{s.num_levels, s.level_ptr.data(),
                                     slots.level_slot_ptr.data()};
@@ -197,24 +219,7 @@ absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
         "ApplyBlockIldlt: y does not have n entries");
   }
   if (s.num_blocks() == 0) return absl::OkStatus();
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      block_ptr, UploadArray(std::span<const int32_t>(s.block_ptr), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      col_ptr, UploadArray(std::span<const int64_t>(s.col_ptr), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      row_block, UploadArray(std::span<const int32_t>(s.row_block), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      value_ptr, UploadArray(std::span<const int64_t>(s.value_ptr), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      row_ptr, UploadArray(std::span<const int64_t>(s.row_ptr), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      row_slot, UploadArray(std::span<const int64_t>(s.row_slot), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      row_slot_col,
-      UploadArray(std::span<const int32_t>(s.row_slot_col), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(
-      level_blocks,
-      UploadArray(std::span<const int32_t>(s.level_blocks), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(pattern, UploadPattern(s, stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(values, UploadArray(f.block_values(), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(kept, UploadArray(f.kept(), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(pivot_order,
@@ -226,13 +231,13 @@ absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
   FACTORD_CUDA_ASSIGN_OR_RETURN(device_y, UploadArray(AsConst(y), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(device_w, DeviceArray<double>::Allocate(s.n));
   BlockIldltSolveView view;
-  view.block_ptr = block_ptr.data();
-  view.col_ptr = col_ptr.data();
-  view.row_block = row_block.data();
-  view.value_ptr = value_ptr.data();
-  view.row_ptr = row_ptr.data();
-  view.row_slot = row_slot.data();
-  view.row_slot_col = row_slot_col.data();
+  view.block_ptr = pattern.block_ptr.data();
+  view.col_ptr = pattern.col_ptr.data();
+  view.row_block = pattern.row_block.data();
+  view.value_ptr = pattern.value_ptr.data();
+  view.row_ptr = pattern.row_ptr.data();
+  view.row_slot = pattern.row_slot.data();
+  view.row_slot_col = pattern.row_slot_col.data();
   view.values = values.data();
   view.kept = kept.data();
   view.pivot_order = pivot_order.data();
@@ -240,7 +245,7 @@ absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
   view.d_diag = d_diag.data();
   view.d_off = d_off.data();
   FACTORD_CUDA_RETURN_IF_ERROR(LaunchBlockIldltSolve(
-      view, s.num_blocks(), level_blocks.data(), s.num_levels,
+      view, s.num_blocks(), pattern.level_blocks.data(), s.num_levels,
       s.level_ptr.data(), device_y.data(), device_w.data(), stream.get()));
   FACTORD_CUDA_RETURN_IF_NOT_OK(device_y.CopyToHost(y, stream));
   return stream.Synchronize();
