@@ -1,4 +1,4 @@
-// S4 Table 1 and S3 Table 2 style measurements (issue 5), one JSON object per
+// S4 Table 1 and S3 Table 2 style measurements, one JSON object per
 // line on stdout.
 //
 // s4_table1 (S4 §3.3): IC(0)-PCG after RCM on the SPD matrices with values

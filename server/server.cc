@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <thread>
 #include <utility>
 
@@ -186,7 +187,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, *credentials, &s.port);
-  builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
+  // The transport accepts up to twice max_message_bytes, so that a message
+  // over the limit reaches the handlers and is refused with its reason
+  // (MESSAGE_TOO_LARGE, request_opening.h) rather than by the transport.
+  builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(
+      2 * config.max_message_bytes, std::numeric_limits<int32_t>::max())));
   builder.RegisterService(s.service.get());
   s.grpc_server = builder.BuildAndStart();
   if (s.grpc_server == nullptr || s.port == 0) {

@@ -1,6 +1,7 @@
 #include "test_data.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 namespace factord::testing {
@@ -9,12 +10,29 @@ std::string TestDataPath(const std::string& name) {
   return std::string(FACTORD_TEST_DATA_DIR) + "/" + name;
 }
 
+namespace {
+
+// The environment wins over the configured default so that one build can be
+// run both with and without the shared set.
+std::string SharedDataDir() {
+  const char* dir = std::getenv("FACTORD_SHARED_DATA");
+  return dir != nullptr && *dir != '\0' ? dir : FACTORD_SHARED_DATA_DIR;
+}
+
+}  // namespace
+
 std::string SharedDataPath(const std::string& name) {
-  return std::string(FACTORD_SHARED_DATA_DIR) + "/" + name;
+  return SharedDataDir() + "/" + name;
 }
 
 bool HaveSharedData() {
   return std::filesystem::exists(SharedDataPath("README.md"));
+}
+
+std::string SharedDataAbsent(const std::string& what) {
+  return "../shared/data is absent (looked in " + SharedDataDir() +
+         ", set by FACTORD_SHARED_DATA or beside the repository): skipping " +
+         what;
 }
 
 std::vector<KktSystem> KktSystems() {

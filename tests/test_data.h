@@ -1,5 +1,6 @@
-// Paths of the matrices tests read: the small real ones copied under
-// tests/data, and the larger sets in ../shared/data (present in CI).
+// Paths of the data tests read: the small real matrices, KKT systems, LPs
+// and QPs copied under tests/data (always there), and the larger sets of
+// ../shared/data (optional: a test that needs them skips without them).
 #ifndef FACTORD_TESTS_TEST_DATA_H_
 #define FACTORD_TESTS_TEST_DATA_H_
 
@@ -10,10 +11,17 @@ namespace factord::testing {
 
 // tests/data/<name>
 std::string TestDataPath(const std::string& name);
-// ../shared/data/<name>
+// <shared>/<name>, where <shared> is $FACTORD_SHARED_DATA when that is set
+// and ../shared/data beside the repository otherwise. Setting
+// FACTORD_SHARED_DATA to a folder that does not exist simulates a clone with
+// nothing beside it.
 std::string SharedDataPath(const std::string& name);
-// True when ../shared/data is present (it is in CI).
+// True when the shared data set is present (its README.md exists).
 bool HaveSharedData();
+// The message a test skips with when the shared data set is absent:
+// "../shared/data is absent (looked in <dir>, ...): skipping <what>". Use as
+//   if (!HaveSharedData()) GTEST_SKIP() << SharedDataAbsent("...");
+std::string SharedDataAbsent(const std::string& what);
 
 // A system of ../shared/data/kkt: its folder relative to kkt/
 // ("cvxqp1_s/2x2/iter_10"), its K_<k>.mtx and its rhs_<k>.rhs.

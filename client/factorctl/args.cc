@@ -6,12 +6,15 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "client/option_names.h"
 
 namespace factord::factorctl {
 namespace {
 
-constexpr const char* kCommands[] = {"upload", "update",  "factorize", "solve",
-                                     "run",    "release", "list",      "info"};
+constexpr const char* kCommands[] = {"upload", "update", "factorize",
+                                     "solve",  "run",    "release",
+                                     "get",    "list",   "info"};
 
 absl::Status BadValue(absl::string_view flag, absl::string_view value,
                       absl::string_view expected) {
@@ -38,8 +41,41 @@ absl::StatusOr<bool> ToBool(absl::string_view flag, absl::string_view value) {
   return v;
 }
 
+absl::StatusOr<uint64_t> ToUint64(absl::string_view flag,
+                                  absl::string_view value) {
+  uint64_t v = 0;
+  if (!absl::SimpleAtoi(value, &v)) {
+    return BadValue(flag, value, "an integer >= 0");
+  }
+  return v;
+}
+
 using Setter =
     std::function<absl::Status(CommandLine&, absl::string_view value)>;
+
+// `status` with its message prefixed by the flag; its payloads (the reason
+// and the field violation) kept.
+absl::Status ForFlag(absl::string_view flag, absl::string_view value,
+                     const absl::Status& status) {
+  absl::Status out(status.code(), absl::StrCat("--", flag, "=", value, ": ",
+                                               status.message()));
+  status.ForEachPayload(
+      [&out](absl::string_view type_url, const absl::Cord& payload) {
+        out.SetPayload(type_url, payload);
+      });
+  return out;
+}
+
+// Sets `field` to `value`, a name of a value of the wire enumeration
+// `which`, when it is one.
+absl::Status SetEnum(absl::string_view flag, client::OptionEnum which,
+                     absl::string_view value, std::string& field) {
+  if (absl::Status s = client::CheckOptionName(which, value); !s.ok()) {
+    return ForFlag(flag, value, s);
+  }
+  field = std::string(value);
+  return absl::OkStatus();
+}
 
 // Flags that take a value.
 const std::map<std::string, Setter, std::less<>>& ValueFlags() {
@@ -98,46 +134,39 @@ const std::map<std::string, Setter, std::less<>>& ValueFlags() {
                }},
               {"method",
                [](CommandLine& c, absl::string_view v) {
-                 c.factorize.method = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("method", client::OptionEnum::kMethod, v,
+                                c.factorize.method);
                }},
               {"krylov",
                [](CommandLine& c, absl::string_view v) {
-                 c.solve.krylov = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("krylov", client::OptionEnum::kKrylov, v,
+                                c.solve.krylov);
                }},
               {"ordering",
                [](CommandLine& c, absl::string_view v) {
-                 c.factorize.ordering = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("ordering", client::OptionEnum::kOrdering, v,
+                                c.factorize.ordering);
                }},
               {"pivoting",
                [](CommandLine& c, absl::string_view v) {
-                 c.factorize.pivoting = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("pivoting", client::OptionEnum::kPivoting, v,
+                                c.factorize.pivoting);
                }},
               {"scaling",
                [](CommandLine& c, absl::string_view v) {
-                 if (v != "auto" && v != "none" && v != "ruiz" &&
-                     v != "matching" && v != "column_norm") {
-                   return BadValue("scaling", v,
-                                   "auto|none|ruiz|matching|column_norm");
-                 }
-                 c.factorize.scaling = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("scaling", client::OptionEnum::kScaling, v,
+                                c.factorize.scaling);
                }},
               {"blocking",
                [](CommandLine& c, absl::string_view v) {
-                 if (v != "rb" && v != "br") {
-                   return BadValue("blocking", v, "rb|br");
-                 }
-                 c.factorize.blocking = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("blocking", client::OptionEnum::kBlocking, v,
+                                c.factorize.blocking);
                }},
               {"trisolve",
                [](CommandLine& c, absl::string_view v) {
-                 c.factorize.trisolve = std::string(v);
-                 return absl::OkStatus();
+                 return SetEnum("trisolve",
+                                client::OptionEnum::kTriangularSolve, v,
+                                c.factorize.trisolve);
                }},
               {"tol",
                [](CommandLine& c, absl::string_view v) -> absl::Status {
@@ -224,6 +253,14 @@ const std::map<std::string, Setter, std::less<>>& ValueFlags() {
                  c.factorize.delta = *x;
                  return absl::OkStatus();
                }},
+              {"expected_generation",
+               [](CommandLine& c, absl::string_view v) -> absl::Status {
+                 absl::StatusOr<uint64_t> x =
+                     ToUint64("expected_generation", v);
+                 if (!x.ok()) return x.status();
+                 c.expected_generation = *x;
+                 return absl::OkStatus();
+               }},
               {"timeout",
                [](CommandLine& c, absl::string_view v) -> absl::Status {
                  absl::StatusOr<double> x = ToDouble("timeout", v);
@@ -243,12 +280,13 @@ absl::Status SetSwitch(CommandLine& c, absl::string_view name, bool value) {
   if (name == "deterministic") c.factorize.deterministic = value;
   if (name == "help") c.help = value;
   if (name == "tls") c.tls = value;
+  if (name == "replace") c.replace = value;
   return absl::OkStatus();
 }
 
 bool IsSwitch(absl::string_view name) {
   return name == "json" || name == "keep" || name == "deterministic" ||
-         name == "help" || name == "tls";
+         name == "help" || name == "tls" || name == "replace";
 }
 
 }  // namespace
@@ -326,12 +364,31 @@ absl::StatusOr<CommandLine> ParseCommandLine(
                      ", got ", c.positional.size(), " arguments"));
   }
   const bool needs_id = c.command == "update" || c.command == "factorize" ||
-                        c.command == "solve" || c.command == "release";
+                        c.command == "solve" || c.command == "release" ||
+                        c.command == "get";
   if (needs_id && c.id.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(c.command, " needs --id=ID"));
   }
   return c;
+}
+
+bool JsonRequested(int argc, const char* const* argv) {
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) {
+      continue;
+    }
+    if (arg == "json") {
+      json = true;
+    } else if (absl::ConsumePrefix(&arg, "json=")) {
+      bool on = false;
+      if (absl::SimpleAtob(arg, &on)) json = on;
+    }
+  }
+  return json;
 }
 
 const char* Usage() {
@@ -346,12 +403,16 @@ commands:
   solve --id=ID        solve with matrix ID (b from --rhs, default all ones)
   run FILE             upload + factorize + solve, then release
   release --id=ID      free matrix ID on the server
+  get --id=ID          what the server holds about matrix ID (generation...)
   list                 matrices held by the server
-  info                 server version, backend, cache, limits
+  info                 server version, backend, cache, limits, methods
 
 flags:
   --server=HOST:PORT   default $FACTORD_SERVER, else 127.0.0.1:50051
   --id=ID              matrix id (upload/run: default a new UUID)
+  --replace            upload/run: replace the matrix held under --id
+  --expected_generation=G  update/factorize/solve: only if the matrix is at
+                       generation G (else ABORTED, GENERATION_MISMATCH)
   --token=TOKEN        bearer token (default $FACTORD_TOKEN)
   --tls                TLS, trusting the system's root CAs
   --tls_ca=FILE        TLS, trusting the CA in this PEM file
@@ -365,7 +426,7 @@ flags:
   --rhs=FILE           Matrix Market array or one value per line
   --solution=FILE      write the solution, one value per line
   --ordering=O         auto|natural|amd|metis|rcm|gmc
-  --pivoting=P         bk|static|rook
+  --pivoting=P         bunch_kaufman (or bk)|static|rook
   --scaling=S          auto|none|ruiz|matching|column_norm (auto: Ruiz for
                        ldlt/block_ildlt, none for ic/ilu)
   --blocking=B         block_ildlt blocking: rb (order, then block
@@ -381,8 +442,14 @@ flags:
   --timeout=SECONDS    deadline of each request
   --keep               run: keep the matrix on the server
 
+Enumeration values are the wire contract's names; an empty value is the
+server's default.
+
 On failure the exit status is non-zero and stderr starts with the status
-code name, e.g. "INVALID_ARGUMENT: line 12: ...".
+code name, e.g. "INVALID_ARGUMENT: line 12: ...", followed by the error
+reason in brackets when there is one; with --json, stdout also gets one
+JSON object with "code", "reason" and "message" (and "retry_delay_s",
+"metadata", "field_violations" when the error has them).
 )";
 }
 

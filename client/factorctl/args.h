@@ -6,6 +6,7 @@
 #ifndef FACTORD_CLIENT_FACTORCTL_ARGS_H_
 #define FACTORD_CLIENT_FACTORCTL_ARGS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@
 namespace factord::factorctl {
 
 struct CommandLine {
-  std::string command;                  // upload | update | ... | info
+  std::string command;                  // upload | update | ... | get | info
   std::vector<std::string> positional;  // after the command (FILE)
   std::string server;                   // HOST:PORT
   std::string id;
@@ -30,15 +31,28 @@ struct CommandLine {
   std::string structure = "auto";   // auto | general | symmetric | spd
   std::optional<double> timeout_s;  // --timeout: deadline of each RPC
   bool json = false;
-  bool keep = false;  // run: keep the matrix on the server afterwards
+  bool keep = false;     // run: keep the matrix on the server afterwards
+  bool replace = false;  // upload/run: replace a matrix held under --id
+  // update/factorize/solve (and run's): the generation the call expects
+  // (0: no check).
+  uint64_t expected_generation = 0;
   bool help = false;
   client::FactorizeOptions factorize;
   client::SolveOptions solve;
 };
 
 // Parses argv[1..argc). `default_server` is used when --server is absent.
+// Enumeration flags (--method, --krylov, --ordering, --pivoting, --scaling,
+// --blocking, --trisolve) take the names the client library derives from
+// the wire contract (client/option_names.h); a wrong one is
+// INVALID_ARGUMENT with reason INVALID_OPTION.
 absl::StatusOr<CommandLine> ParseCommandLine(int argc, const char* const* argv,
                                              const std::string& default_server);
+
+// Whether argv asks for JSON output (the last --json / --json=BOOL before a
+// "--"), read without parsing the rest: so that a command line that does
+// not parse still gets its failure as JSON.
+bool JsonRequested(int argc, const char* const* argv);
 
 // The --help text.
 const char* Usage();

@@ -1,6 +1,6 @@
 // The commands of factorctl (see commands.h): local files are read with
-// core's Matrix Market reader, everything else goes through the client
-// library.
+// the Matrix Market reader of factord_matrix_io, everything else goes
+// through the client library.
 #include "client/factorctl/commands.h"
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "client/matrix_arrays.h"
 #include "factord/matrix/csr.h"
 #include "factord/matrix/matrix_market.h"
 
@@ -58,18 +59,6 @@ absl::StatusOr<CsrMatrix> ReadMatrix(const CommandLine& line,
   return a;
 }
 
-std::string ClientStructure(Structure s) {
-  switch (s) {
-    case Structure::kGeneral:
-      return "general";
-    case Structure::kSymmetricLower:
-      return "symmetric_lower";
-    case Structure::kSpdLower:
-      return "spd_lower";
-  }
-  return "general";
-}
-
 // The right-hand side: --rhs, or all ones of size n.
 absl::StatusOr<std::vector<double>> ReadRhs(const CommandLine& line, int64_t n,
                                             Outcome* outcome) {
@@ -105,13 +94,10 @@ absl::Status Upload(const CommandLine& line, client::Client& client,
                     Outcome* outcome) {
   absl::StatusOr<CsrMatrix> a = ReadMatrix(line, outcome);
   if (!a.ok()) return a.status();
-  client::CsrArrays arrays{.n = a->rows,
-                           .structure = ClientStructure(a->structure),
-                           .row_ptr = a->row_ptr,
-                           .col_idx = a->col_idx,
-                           .values = a->values};
   const absl::Time start = absl::Now();
-  absl::StatusOr<client::MatrixInfo> info = client.Upload(arrays, line.id);
+  absl::StatusOr<client::MatrixInfo> info =
+      client.Upload(client::ArraysOf(*a), line.id,
+                    client::UploadOptions{.replace = line.replace});
   if (!info.ok()) return info.status();
   outcome->upload_s = SecondsSince(start);
   outcome->id = info->id;
@@ -125,7 +111,7 @@ absl::Status Update(const CommandLine& line, client::Client& client,
   if (!a.ok()) return a.status();
   const absl::Time start = absl::Now();
   absl::StatusOr<client::MatrixInfo> info =
-      client.UpdateValues(line.id, a->values);
+      client.UpdateValues(line.id, a->values, line.expected_generation);
   if (!info.ok()) return info.status();
   outcome->upload_s = SecondsSince(start);
   outcome->matrix = *std::move(info);
@@ -134,37 +120,31 @@ absl::Status Update(const CommandLine& line, client::Client& client,
 
 absl::Status Factorize(const CommandLine& line, client::Client& client,
                        Outcome* outcome) {
+  client::FactorizeOptions options = line.factorize;
+  options.expected_generation = line.expected_generation;
   absl::StatusOr<client::FactorizeResult> r =
-      client.Factorize(outcome->id, line.factorize);
+      client.Factorize(outcome->id, options);
   if (!r.ok()) return r.status();
   outcome->factor = *std::move(r);
   return absl::OkStatus();
 }
 
-// The order of the matrix `id`, from the server's list.
-absl::StatusOr<int64_t> MatrixOrder(client::Client& client,
-                                    const std::string& id) {
-  absl::StatusOr<std::vector<client::MatrixInfo>> list = client.List();
-  if (!list.ok()) return list.status();
-  for (const client::MatrixInfo& m : *list) {
-    if (m.id == id) return m.n;
-  }
-  return absl::NotFoundError(absl::StrCat("matrix '", id, "' not found"));
-}
-
 absl::Status Solve(const CommandLine& line, client::Client& client, int64_t n,
                    Outcome* outcome) {
   if (n < 0 && line.rhs_file.empty()) {
-    absl::StatusOr<int64_t> order = MatrixOrder(client, outcome->id);
-    if (!order.ok()) return order.status();
-    n = *order;
+    // b = ones needs the order of the matrix: ask the server for this one.
+    absl::StatusOr<client::MatrixInfo> info = client.GetMatrix(outcome->id);
+    if (!info.ok()) return info.status();
+    n = info->n;
   }
   absl::StatusOr<std::vector<double>> b = ReadRhs(line, n, outcome);
   if (!b.ok()) return b.status();
   std::vector<std::vector<double>> rhs;
   rhs.push_back(*std::move(b));
+  client::SolveOptions options = line.solve;
+  options.expected_generation = line.expected_generation;
   absl::StatusOr<std::vector<client::SolveResult>> results =
-      client.Solve(outcome->id, rhs, line.solve);
+      client.Solve(outcome->id, rhs, options);
   if (!results.ok()) return results.status();
   outcome->solve = std::move(results->at(0));
   if (!line.solution_file.empty()) {
@@ -208,6 +188,10 @@ absl::Status RunCommand(const CommandLine& line, client::Client& client,
     absl::StatusOr<int64_t> freed = client.Release(line.id);
     if (freed.ok()) outcome->bytes_freed = *freed;
     status = freed.status();
+  } else if (line.command == "get") {
+    absl::StatusOr<client::MatrixInfo> info = client.GetMatrix(line.id);
+    if (info.ok()) outcome->matrix = *std::move(info);
+    status = info.status();
   } else if (line.command == "list") {
     absl::StatusOr<std::vector<client::MatrixInfo>> list = client.List();
     if (list.ok()) outcome->matrices = *std::move(list);

@@ -17,7 +17,7 @@ namespace factord::factorctl {
 struct Outcome {
   std::string command;
   std::string id;
-  std::optional<client::MatrixInfo> matrix;       // upload, update, run
+  std::optional<client::MatrixInfo> matrix;       // upload, update, get, run
   std::optional<client::FactorizeResult> factor;  // factorize, run
   std::optional<client::SolveResult> solve;       // solve, run
   std::optional<int64_t> bytes_freed;             // release (run: freed)
@@ -37,6 +37,19 @@ absl::Status RunCommand(const CommandLine& line, client::Client& client,
 std::string OutcomeJson(const Outcome& outcome);
 // The outcome as a few readable lines.
 std::string OutcomeText(const Outcome& outcome);
+
+// A failed command as exactly one JSON object (no trailing newline):
+// "command" (when known), "id" (when given), "code" (the status code name,
+// e.g. "NOT_FOUND"), "reason" (the ErrorInfo reason, "" when none),
+// "message", and when the error carries them "retry_delay_s", "metadata"
+// (an object) and "field_violations" (an array of {"field",
+// "description"}).
+std::string FailureJson(const std::string& command, const std::string& id,
+                        const absl::Status& status);
+
+// A failed command as one line for stderr: "CODE: message", then
+// " [REASON]" when the error has a reason.
+std::string FailureText(const absl::Status& status);
 
 }  // namespace factord::factorctl
 

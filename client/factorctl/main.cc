@@ -11,11 +11,15 @@
 
 namespace {
 
-// "INVALID_ARGUMENT: message" on stderr; exit status 1.
-int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "%s: %s\n",
-               absl::StatusCodeToString(status.code()).c_str(),
-               std::string(status.message()).c_str());
+// "INVALID_ARGUMENT: message [REASON]" on stderr and, with --json, the
+// failure as one JSON object on stdout; exit status 1.
+int Fail(const absl::Status& status, bool json, const std::string& command,
+         const std::string& id) {
+  std::fprintf(stderr, "%s\n", factord::factorctl::FailureText(status).c_str());
+  if (json) {
+    std::printf("%s\n",
+                factord::factorctl::FailureJson(command, id, status).c_str());
+  }
   return 1;
 }
 
@@ -29,7 +33,9 @@ int main(int argc, char** argv) {
                                                    : "127.0.0.1:50051";
   absl::StatusOr<factorctl::CommandLine> line =
       factorctl::ParseCommandLine(argc, argv, default_server);
-  if (!line.ok()) return Fail(line.status());
+  if (!line.ok()) {
+    return Fail(line.status(), factorctl::JsonRequested(argc, argv), "", "");
+  }
   if (line->help) {
     std::fputs(factorctl::Usage(), stdout);
     return 0;
@@ -44,12 +50,14 @@ int main(int argc, char** argv) {
   if (line->timeout_s) options.rpc_timeout = absl::Seconds(*line->timeout_s);
   absl::StatusOr<std::unique_ptr<client::Client>> client =
       client::Client::Connect(line->server, options);
-  if (!client.ok()) return Fail(client.status());
+  if (!client.ok()) {
+    return Fail(client.status(), line->json, line->command, line->id);
+  }
 
   factorctl::Outcome outcome;
   if (absl::Status s = factorctl::RunCommand(*line, **client, &outcome);
       !s.ok()) {
-    return Fail(s);
+    return Fail(s, line->json, line->command, outcome.id);
   }
   const std::string text = line->json ? factorctl::OutcomeJson(outcome) + "\n"
                                       : factorctl::OutcomeText(outcome);

@@ -1,16 +1,25 @@
-// Printing an Outcome (commands.h): one JSON object, or a short summary.
+// Printing an Outcome or a failure (commands.h): one JSON object, or a
+// short summary.
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "client/factorctl/commands.h"
 #include "client/factorctl/json_writer.h"
+#include "client/status_details.h"
 
 namespace factord::factorctl {
 namespace {
 
-void MatrixFields(const client::MatrixInfo& m, JsonWriter& w) {
+// `factorized_generation`: false when the outcome has a FactorizeResult,
+// which tells the generation it factorized itself (run).
+void MatrixFields(const client::MatrixInfo& m, bool factorized_generation,
+                  JsonWriter& w) {
   w.Field("id", m.id);
   w.Field("n", m.n);
   w.Field("nnz", m.nnz);
@@ -22,6 +31,12 @@ void MatrixFields(const client::MatrixInfo& m, JsonWriter& w) {
   w.Field("factorized", m.factorized);
   w.Field("stale", m.stale);
   if (!m.method.empty()) w.Field("matrix_method", m.method);
+  w.Key("generation");
+  w.Uint(m.generation);
+  if (factorized_generation) {
+    w.Key("factorized_generation");
+    w.Uint(m.factorized_generation);
+  }
 }
 
 void FactorFields(const client::FactorizeResult& f, JsonWriter& w) {
@@ -48,6 +63,8 @@ void FactorFields(const client::FactorizeResult& f, JsonWriter& w) {
     w.EndArray();
   }
   w.Field("factor_message", f.message);
+  w.Key("factorized_generation");
+  w.Uint(f.generation);
 }
 
 void SolveFields(const client::SolveResult& s, JsonWriter& w) {
@@ -101,7 +118,7 @@ std::string OutcomeJson(const Outcome& o) {
   w.BeginObject();
   w.Field("command", o.command);
   if (o.matrix) {
-    MatrixFields(*o.matrix, w);
+    MatrixFields(*o.matrix, /*factorized_generation=*/!o.factor, w);
   } else if (!o.id.empty()) {
     w.Field("id", o.id);
   }
@@ -115,7 +132,7 @@ std::string OutcomeJson(const Outcome& o) {
     w.BeginArray();
     for (const client::MatrixInfo& m : *o.matrices) {
       w.BeginObject();
-      MatrixFields(m, w);
+      MatrixFields(m, /*factorized_generation=*/true, w);
       w.EndObject();
     }
     w.EndArray();
@@ -131,10 +148,14 @@ std::string OutcomeText(const Outcome& o) {
   if (o.matrix) {
     const client::MatrixInfo& m = *o.matrix;
     absl::StrAppend(&out, "matrix ", m.id, ": n = ", m.n, ", nnz = ", m.nnz,
-                    ", ", m.structure);
+                    ", ", m.structure, ", generation ", m.generation);
     if (o.upload_s) {
       absl::StrAppend(&out, ", ", m.bytes_received, " bytes sent in ",
                       Seconds(*o.upload_s));
+    }
+    if (m.factorized && o.command == "get") {
+      absl::StrAppend(&out, ", factorized (", m.method, ", generation ",
+                      m.factorized_generation, ")");
     }
     if (m.stale) absl::StrAppend(&out, " (factorization stale)");
     out += "\n";
@@ -172,12 +193,12 @@ std::string OutcomeText(const Outcome& o) {
   if (o.matrices) {
     absl::StrAppend(&out, o.matrices->size(), " matrices\n");
     for (const client::MatrixInfo& m : *o.matrices) {
-      absl::StrAppend(&out, "  ", m.id, "  n = ", m.n, ", nnz = ", m.nnz, ", ",
-                      m.structure, ", ", m.bytes, " bytes",
-                      m.factorized
-                          ? absl::StrCat(", factorized (", m.method, ")")
-                          : std::string(),
-                      m.stale ? ", stale" : "", "\n");
+      absl::StrAppend(
+          &out, "  ", m.id, "  n = ", m.n, ", nnz = ", m.nnz, ", ", m.structure,
+          ", generation ", m.generation, ", ", m.bytes, " bytes",
+          m.factorized ? absl::StrCat(", factorized (", m.method, ")")
+                       : std::string(),
+          m.stale ? ", stale" : "", "\n");
     }
   }
   if (o.server) {
@@ -193,6 +214,52 @@ std::string OutcomeText(const Outcome& o) {
     absl::StrAppend(&out, "methods: ", absl::StrJoin(s.methods, " "), "\n");
   }
   absl::StrAppend(&out, "total ", Seconds(o.total_s), "\n");
+  return out;
+}
+
+std::string FailureJson(const std::string& command, const std::string& id,
+                        const absl::Status& status) {
+  JsonWriter w;
+  w.BeginObject();
+  if (!command.empty()) w.Field("command", command);
+  if (!id.empty()) w.Field("id", id);
+  w.Field("code", absl::StatusCodeToString(status.code()));
+  w.Field("reason", client::ErrorReason(status));
+  w.Field("message", status.message());
+  if (std::optional<absl::Duration> delay = client::RetryDelay(status)) {
+    w.Field("retry_delay_s", absl::ToDoubleSeconds(*delay));
+  }
+  if (std::map<std::string, std::string> metadata =
+          client::ErrorMetadata(status);
+      !metadata.empty()) {
+    w.Key("metadata");
+    w.BeginObject();
+    for (const auto& [key, value] : metadata) w.Field(key, value);
+    w.EndObject();
+  }
+  if (std::vector<std::pair<std::string, std::string>> violations =
+          client::FieldViolations(status);
+      !violations.empty()) {
+    w.Key("field_violations");
+    w.BeginArray();
+    for (const auto& [field, description] : violations) {
+      w.BeginObject();
+      w.Field("field", field);
+      w.Field("description", description);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+  return w.str();
+}
+
+std::string FailureText(const absl::Status& status) {
+  std::string out = absl::StrCat(absl::StatusCodeToString(status.code()), ": ",
+                                 status.message());
+  if (std::string reason = client::ErrorReason(status); !reason.empty()) {
+    absl::StrAppend(&out, " [", reason, "]");
+  }
   return out;
 }
 

@@ -8,21 +8,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "client/matrix_arrays.h"
 
 namespace factord::load {
 namespace {
 
 constexpr double kMaxRelativeResidual = 1e-6;
-
-client::CsrArrays ToArrays(const CsrMatrix& a) {
-  client::CsrArrays arrays;
-  arrays.n = a.rows;
-  arrays.structure = std::string(StructureName(a.structure));
-  arrays.row_ptr = a.row_ptr;
-  arrays.col_idx = a.col_idx;
-  arrays.values = a.values;
-  return arrays;
-}
 
 // The matrix this client holds on the server, if any.
 struct Held {
@@ -94,7 +85,7 @@ class ClientRound {
     std::string id;
     absl::Status status = Timed(OpKind::kUpload, [&]() -> absl::Status {
       absl::StatusOr<client::MatrixInfo> info =
-          client_.Upload(ToArrays(m.matrix));
+          client_.Upload(client::ArraysOf(m.matrix));
       if (!info.ok()) return info.status();
       id = info->id;
       return absl::OkStatus();

@@ -1,7 +1,7 @@
 // factord-load: N concurrent clients x M mixed operations (upload,
 // factorize, solve, update, release) against one factord, reporting errors,
 // throughput and latency percentiles; in soak mode it repeats rounds for a
-// given time and samples the daemon's resident memory (issue 8, "Load").
+// given time and samples the daemon's resident memory.
 // With --json the last line of stdout is one JSON object with the figures.
 // Exit status: 0 when no operation failed, 1 on errors, 2 on bad usage.
 #include <cstdio>
@@ -22,6 +22,7 @@
 #include "client/load/load_options.h"
 #include "client/load/load_stats.h"
 #include "client/load/rss_sampler.h"
+#include "client/matrix_arrays.h"
 #include "factord/matrix/matrix_market.h"
 
 namespace factord::load {
@@ -101,7 +102,7 @@ int Run(const LoadOptions& options_in) {
     std::printf("matrix %s: n=%lld nnz=%lld %s, method %s, krylov %s\n",
                 spec.path.c_str(), static_cast<long long>(a->rows),
                 static_cast<long long>(a->nnz()),
-                std::string(StructureName(a->structure)).c_str(),
+                client::StructureWireName(a->structure).c_str(),
                 spec.method.c_str(), spec.krylov.c_str());
     matrices.push_back({spec, *std::move(a)});
   }

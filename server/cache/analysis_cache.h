@@ -5,8 +5,8 @@
 // The cache holds weak references: an analysis lives as long as some factor
 // cache entry (or a job in flight) holds it, so it costs no budget of its
 // own. A new matrix ID with the pattern of a live one, or new values for the
-// same ID, reuse the analysis and skip the symbolic phase (DESIGN.md,
-// "analyze ... cached by pattern hash and options").
+// same ID, reuse the analysis and skip the symbolic phase (docs/design.md,
+// the analysis is cached by pattern hash and options).
 #ifndef FACTORD_SERVER_CACHE_ANALYSIS_CACHE_H_
 #define FACTORD_SERVER_CACHE_ANALYSIS_CACHE_H_
 

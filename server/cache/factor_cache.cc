@@ -3,14 +3,30 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "server/error_reason.h"
 
 namespace factord::server {
 namespace {
 
 // The same text for an ID nobody holds and for another tenant's ID.
 absl::Status Unknown(const MatrixKey& key) {
-  return absl::NotFoundError(
-      absl::StrCat("matrix '", key.id, "' is unknown or was evicted"));
+  return WithReason(absl::NotFoundError(absl::StrCat(
+                        "matrix '", key.id, "' is unknown or was evicted")),
+                    v1::NOT_FOUND);
+}
+
+absl::Status OverBudget(std::string message) {
+  return WithReason(absl::ResourceExhaustedError(std::move(message)),
+                    v1::CACHE_BUDGET);
+}
+
+absl::Status PatternChanged(const MatrixKey& key, absl::string_view during) {
+  return WithReason(
+      absl::AbortedError(absl::StrCat("matrix '", key.id,
+                                      "' was re-uploaded with another "
+                                      "pattern during the ",
+                                      during)),
+      v1::GENERATION_MISMATCH);
 }
 
 }  // namespace
@@ -30,10 +46,9 @@ int64_t CacheEntry::bytes() const {
 
 FactorCache::FactorCache(Options options) : options_(std::move(options)) {}
 
-absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
-                                       std::shared_ptr<const CsrMatrix> matrix,
-                                       uint64_t pattern_hash,
-                                       int64_t bytes_received) {
+absl::StatusOr<CacheEntry> FactorCache::InsertMatrix(
+    const MatrixKey& key, std::shared_ptr<const CsrMatrix> matrix,
+    uint64_t pattern_hash, int64_t bytes_received, bool replace) {
   CacheEntry entry;
   entry.tenant = key.tenant;
   entry.id = key.id;
@@ -45,6 +60,14 @@ absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
     std::lock_guard<std::mutex> lock(mu_);
     auto it = slots_.find(key);
     int64_t replaced_bytes = 0;
+    if (it != slots_.end() && !replace) {
+      return WithReason(
+          absl::AlreadyExistsError(absl::StrCat(
+              "matrix '", key.id,
+              "' exists already: release it, upload under another ID, or "
+              "ask to replace it")),
+          v1::ALREADY_EXISTS);
+    }
     if (it != slots_.end()) {
       const CacheEntry& old = it->second.entry;
       // A re-upload of the same pattern keeps its analysis (IPM clients that
@@ -54,7 +77,7 @@ absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
           old.matrix->nnz() == entry.matrix->nnz()) {
         entry.analysis = old.analysis;
       }
-      entry.values_version = old.values_version + 1;
+      entry.generation = old.generation + 1;
       replaced_bytes = old.bytes();
     }
     const int64_t need = entry.bytes();
@@ -66,19 +89,19 @@ absl::Status FactorCache::InsertMatrix(const MatrixKey& key,
     }
     if (it != slots_.end()) Erase(key);
     if (need > options_.budget_bytes) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("matrix '", key.id, "' needs ", need,
-                       " bytes, over the cache budget cache_bytes = ",
-                       options_.budget_bytes));
+      return OverBudget(absl::StrCat("matrix '", key.id, "' needs ", need,
+                                     " bytes, over the cache budget "
+                                     "cache_bytes = ",
+                                     options_.budget_bytes));
     }
     evicted = MakeRoom(need, key);
     lru_.push_front(key);
-    Slot slot{std::move(entry), options_.now(), lru_.begin()};
+    Slot slot{entry, options_.now(), lru_.begin()};
     Account(key.tenant, need, 1);
     slots_.emplace(key, std::move(slot));
   }
   ReportEvictions(evicted);
-  return absl::OkStatus();
+  return entry;
 }
 
 absl::StatusOr<CacheEntry> FactorCache::Lookup(const MatrixKey& key) {
@@ -91,7 +114,8 @@ absl::StatusOr<CacheEntry> FactorCache::Lookup(const MatrixKey& key) {
 
 absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
     const MatrixKey& key, std::shared_ptr<const CsrMatrix> matrix,
-    uint64_t pattern_hash, int64_t bytes_received) {
+    uint64_t pattern_hash, int64_t bytes_received,
+    uint64_t expected_generation) {
   int64_t evicted = 0;
   CacheEntry result;
   {
@@ -99,11 +123,13 @@ absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
     auto it = slots_.find(key);
     if (it == slots_.end()) return Unknown(key);
     CacheEntry& entry = it->second.entry;
+    if (absl::Status s =
+            CheckGeneration(key.id, expected_generation, entry.generation);
+        !s.ok()) {
+      return s;
+    }
     if (entry.pattern_hash != pattern_hash) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("matrix '", key.id,
-                       "' was re-uploaded with another pattern during the "
-                       "update"));
+      return PatternChanged(key, "update");
     }
     const int64_t before = entry.bytes();
     const int64_t growth = matrix->bytes() - entry.matrix->bytes();
@@ -114,7 +140,7 @@ absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
     }
     entry.matrix = std::move(matrix);
     entry.bytes_received = bytes_received;
-    ++entry.values_version;
+    ++entry.generation;
     entry.stale = entry.factorization != nullptr;
     Account(key.tenant, entry.bytes() - before, 0);
     Touch(it->second);
@@ -126,7 +152,7 @@ absl::StatusOr<CacheEntry> FactorCache::ReplaceValues(
 }
 
 absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
-    const MatrixKey& key, uint64_t pattern_hash, uint64_t values_version,
+    const MatrixKey& key, uint64_t pattern_hash, uint64_t generation,
     std::shared_ptr<const Analysis> analysis,
     std::shared_ptr<const Factorization> factorization, Method method,
     bool deterministic) {
@@ -141,23 +167,21 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
                        "' was released or evicted during the factorization"));
     }
     if (it->second.entry.pattern_hash != pattern_hash) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("matrix '", key.id,
-                       "' was re-uploaded with another pattern during the "
-                       "factorization"));
+      return PatternChanged(key, "factorization");
     }
     CacheEntry candidate = it->second.entry;
     candidate.analysis = std::move(analysis);
     candidate.factorization = std::move(factorization);
     candidate.method = method;
     candidate.deterministic = deterministic;
-    candidate.stale = candidate.values_version != values_version;
+    candidate.factorized_generation = generation;
+    candidate.stale = candidate.generation != generation;
     const int64_t need = candidate.bytes();
     if (need > options_.budget_bytes) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("matrix '", key.id, "' with its factorization needs ",
-                       need, " bytes, over the cache budget cache_bytes = ",
-                       options_.budget_bytes));
+      return OverBudget(absl::StrCat(
+          "matrix '", key.id, "' with its factorization needs ", need,
+          " bytes, over the cache budget cache_bytes = ",
+          options_.budget_bytes));
     }
     const int64_t before = it->second.entry.bytes();
     if (absl::Status s = CheckQuotaLocked(
@@ -250,10 +274,12 @@ absl::Status FactorCache::CheckQuotaLocked(absl::string_view tenant,
   auto it = tenants_.find(tenant);
   const int64_t used = it == tenants_.end() ? 0 : it->second.bytes;
   if (used + more <= quota) return absl::OkStatus();
-  return absl::ResourceExhaustedError(absl::StrCat(
-      what, " needs ", more, " more bytes: ", TenantLabel(tenant), " holds ",
-      used, " bytes, and the per-tenant quota tenant_cache_bytes = ", quota,
-      "; release matrices first"));
+  return WithReason(
+      absl::ResourceExhaustedError(absl::StrCat(
+          what, " needs ", more, " more bytes: ", TenantLabel(tenant),
+          " holds ", used, " bytes, and the per-tenant quota "
+          "tenant_cache_bytes = ", quota, "; release matrices first")),
+      v1::TENANT_QUOTA);
 }
 
 int64_t FactorCache::MakeRoom(int64_t extra, const MatrixKey& keep) {

@@ -11,7 +11,7 @@
 //
 // Entries are handed out as snapshots of shared_ptrs: a solve in flight keeps
 // the matrix and factorization it started with alive even if the entry is
-// evicted, released or refactorized meanwhile (DESIGN.md, "Factor cache").
+// evicted, released or refactorized meanwhile (docs/design.md, "Factor cache").
 // Bytes of evicted-but-in-use objects are no longer counted.
 #ifndef FACTORD_SERVER_CACHE_FACTOR_CACHE_H_
 #define FACTORD_SERVER_CACHE_FACTOR_CACHE_H_
@@ -54,9 +54,11 @@ struct CacheEntry {
   std::shared_ptr<const CsrMatrix> matrix;
   uint64_t pattern_hash = 0;
   int64_t bytes_received = 0;
-  // Incremented by every ReplaceValues: a factorization made from an older
-  // version is stale.
-  uint64_t values_version = 0;
+  // 1 after the upload; +1 for every ReplaceValues and every replacing
+  // upload. A factorization made from an older generation is stale.
+  uint64_t generation = 1;
+  // The generation the factorization was made from (0: none).
+  uint64_t factorized_generation = 0;
   std::shared_ptr<const Analysis> analysis;  // the factorization's analysis
   std::shared_ptr<const Factorization> factorization;
   Method method = Method::kAuto;  // of the factorization
@@ -83,35 +85,42 @@ class FactorCache {
   };
   explicit FactorCache(Options options);
 
-  // Adds a freshly uploaded matrix, replacing an entry with the same ID
-  // (whose analysis is kept when the pattern is the same). Evicts least
-  // recently used entries to make room; ResourceExhausted when the matrix
-  // alone is over the budget, or would take the tenant over its quota (the
-  // old entry is then kept).
-  absl::Status InsertMatrix(const MatrixKey& key,
-                            std::shared_ptr<const CsrMatrix> matrix,
-                            uint64_t pattern_hash, int64_t bytes_received);
+  // Adds a freshly uploaded matrix at generation 1. An entry with the same
+  // ID is AlreadyExists (reason ALREADY_EXISTS) unless `replace`; replaced,
+  // its generation advances and its analysis is kept when the pattern is
+  // the same. Evicts least recently used entries to make room;
+  // ResourceExhausted when the matrix alone is over the budget
+  // (CACHE_BUDGET), or would take the tenant over its quota (TENANT_QUOTA;
+  // the old entry is then kept). Returns the new entry.
+  absl::StatusOr<CacheEntry> InsertMatrix(
+      const MatrixKey& key, std::shared_ptr<const CsrMatrix> matrix,
+      uint64_t pattern_hash, int64_t bytes_received, bool replace);
 
   // The entry for `id`, marked as just used. NotFound for unknown or
   // evicted IDs.
   absl::StatusOr<CacheEntry> Lookup(const MatrixKey& key);
 
-  // New values for the same pattern (checked by hash): marks the
-  // factorization stale and returns the updated snapshot. NotFound,
-  // FailedPrecondition when the entry's pattern changed meanwhile, or
-  // ResourceExhausted over the tenant quota.
+  // New values for the same pattern (checked by hash): advances the
+  // generation, marks the factorization stale and returns the updated
+  // snapshot. With `expected_generation` > 0 the values are applied only if
+  // the entry is at that generation, checked under the lock, so a retried
+  // update is applied at most once. NotFound; Aborted (GENERATION_MISMATCH)
+  // when the generation differs or the entry was re-uploaded with another
+  // pattern meanwhile; ResourceExhausted over the tenant quota.
   absl::StatusOr<CacheEntry> ReplaceValues(
       const MatrixKey& key, std::shared_ptr<const CsrMatrix> matrix,
-      uint64_t pattern_hash, int64_t bytes_received);
+      uint64_t pattern_hash, int64_t bytes_received,
+      uint64_t expected_generation);
 
-  // Stores a factorization made from `values_version` of the matrix with
+  // Stores a factorization made from `generation` of the matrix with
   // pattern `pattern_hash`. It is stale at once if the values changed while
   // it was computed. Evicts other entries to make room; ResourceExhausted
   // (and nothing stored) when the entry alone would exceed the budget or the
-  // tenant would exceed its quota; NotFound if the entry is gone;
-  // FailedPrecondition if it was re-uploaded with another pattern meanwhile.
+  // tenant would exceed its quota; NotFound if the entry is gone; Aborted
+  // (GENERATION_MISMATCH) if it was re-uploaded with another pattern
+  // meanwhile.
   absl::StatusOr<CacheEntry> StoreFactorization(
-      const MatrixKey& key, uint64_t pattern_hash, uint64_t values_version,
+      const MatrixKey& key, uint64_t pattern_hash, uint64_t generation,
       std::shared_ptr<const Analysis> analysis,
       std::shared_ptr<const Factorization> factorization, Method method,
       bool deterministic);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/auth/authenticator.h"
 #include "server/auth/token_table.h"
+#include "server/error_reason.h"
 #include "server/service/request_log.h"
 
 namespace factord::server {
@@ -23,12 +24,14 @@ absl::StatusOr<Caller> Admit(const ServiceState& state,
     }
     absl::StatusOr<std::string> tenant =
         state.authenticator->Authenticate(values);
-    if (!tenant.ok()) return tenant.status();
+    if (!tenant.ok()) {
+      return WithReason(tenant.status(), v1::UNAUTHENTICATED);
+    }
     caller.tenant = *std::move(tenant);
   }
   if (state.concurrency != nullptr) {
     if (!state.concurrency->TryAcquire()) {
-      return absl::ResourceExhaustedError(absl::StrCat(
+      return QueueFull(absl::StrCat(
           "the server has ", state.concurrency->in_flight(),
           " requests in flight, the limit max_concurrent_requests = ",
           state.concurrency->limit(), "; retry later"));

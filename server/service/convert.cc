@@ -4,12 +4,14 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "server/error_reason.h"
 
 namespace factord::server {
 namespace {
 
+// An option the request set out of range: INVALID_OPTION naming the field.
 absl::Status Invalid(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(field, " ", why));
+  return InvalidOption(field, why);
 }
 
 template <typename T>
@@ -29,8 +31,10 @@ absl::StatusOr<Structure> StructureFromProto(pb::Structure structure) {
     case pb::STRUCTURE_SPD_LOWER:
       return Structure::kSpdLower;
     default:
-      return Invalid("structure", absl::StrCat(static_cast<int>(structure),
-                                               " is not a known structure"));
+      return InvalidRequest(
+          "header.structure",
+          absl::StrCat("structure ", static_cast<int>(structure),
+                       " is not a known structure"));
   }
 }
 
@@ -74,6 +78,32 @@ absl::StatusOr<Method> MethodFromProto(pb::Method method) {
   }
 }
 
+pb::Method MethodToProto(Method method) {
+  switch (method) {
+    case Method::kAuto:
+      return pb::METHOD_AUTO;
+    case Method::kNone:
+      return pb::METHOD_NONE;
+    case Method::kJacobi:
+      return pb::METHOD_JACOBI;
+    case Method::kBlockJacobi:
+      return pb::METHOD_BLOCK_JACOBI;
+    case Method::kLdlt:
+      return pb::METHOD_LDLT;
+    case Method::kBlockIldlt:
+      return pb::METHOD_BLOCK_ILDLT;
+    case Method::kJacobiLdlt:
+      return pb::METHOD_JACOBI_LDLT;
+    case Method::kIc:
+      return pb::METHOD_IC;
+    case Method::kIlu:
+      return pb::METHOD_ILU;
+    case Method::kLu:
+      return pb::METHOD_LU;
+  }
+  return pb::METHOD_AUTO;
+}
+
 absl::StatusOr<FactorOptions> FactorOptionsFromProto(
     pb::Method method, const pb::FactorOptions& in) {
   FactorOptions out;
@@ -105,6 +135,8 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
                      absl::StrCat(in.ordering(), " is not a known ordering"));
   }
   switch (in.pivoting()) {
+    case pb::PIVOTING_UNSPECIFIED:  // core's default
+      break;
     case pb::PIVOTING_BUNCH_KAUFMAN:
       out.pivoting = Pivoting::kBunchKaufman;
       break;
@@ -119,6 +151,8 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
                      absl::StrCat(in.pivoting(), " is not a known pivoting"));
   }
   switch (in.trisolve()) {
+    case pb::TRIANGULAR_SOLVE_UNSPECIFIED:  // core's default
+      break;
     case pb::TRIANGULAR_SOLVE_EXACT:
       out.trisolve = TriangularSolve::kExact;
       break;
@@ -154,6 +188,8 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
                      absl::StrCat(in.scaling(), " is not a known scaling"));
   }
   switch (in.blocking()) {
+    case pb::BLOCKING_UNSPECIFIED:  // core's default
+      break;
     case pb::BLOCKING_RB:
       out.blocking = Blocking::kRb;
       break;
@@ -302,7 +338,7 @@ absl::StatusOr<SolveOptions> SolveOptionsFromProto(const pb::SolveOptions& in) {
 
 void FactorReportToProto(const FactorReport& r, Method method,
                          pb::FactorizeReply* reply) {
-  reply->set_method(std::string(MethodName(method)));
+  reply->set_method(MethodToProto(method));
   switch (r.status) {
     case FactorStatus::kOk:
       reply->set_factor_status(pb::FACTOR_STATUS_OK);
@@ -369,7 +405,10 @@ void CacheEntryToProto(const CacheEntry& e, pb::MatrixInfo* info) {
   info->set_factorized(e.factorization != nullptr);
   info->set_stale(e.stale);
   if (e.factorization != nullptr)
-    info->set_method(std::string(MethodName(e.method)));
+    info->set_method(MethodToProto(e.method));
+  info->set_generation(e.generation);
+  if (e.factorization != nullptr)
+    info->set_factorized_generation(e.factorized_generation);
 }
 
 CsrChunkView ViewCsrChunk(const pb::CsrChunk& chunk) {

@@ -1,6 +1,7 @@
 // The one place where wire messages (factord.v1) become core types and core
-// results become wire messages. Unset proto fields (0) take the core's
-// defaults; out-of-range settings are InvalidArgument naming the field.
+// results become wire messages. Unset proto fields (0, UNSPECIFIED, AUTO)
+// take the core's defaults; out-of-range settings are InvalidArgument
+// (INVALID_OPTION) naming the field.
 #ifndef FACTORD_SERVER_SERVICE_CONVERT_H_
 #define FACTORD_SERVER_SERVICE_CONVERT_H_
 
@@ -23,6 +24,7 @@ absl::StatusOr<Structure> StructureFromProto(pb::Structure structure);
 pb::Structure StructureToProto(Structure structure);
 
 absl::StatusOr<Method> MethodFromProto(pb::Method method);
+pb::Method MethodToProto(Method method);
 
 // The factorization options of a request: `method` and `options` as sent.
 // The `deterministic` flag is not a FactorOptions field (it belongs to the

@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "factord/base/timer.h"
 #include "factord/solver/solver.h"
+#include "server/error_reason.h"
+#include "server/service/request_opening.h"
 
 namespace factord::server {
 namespace {
@@ -27,10 +29,12 @@ absl::Status CheckInt32Limits(const CsrMatrix& a, Method method) {
       IsSymmetric(a.structure) ? 2 * a.nnz() - a.rows : a.nnz();
   const int64_t limit = std::numeric_limits<int32_t>::max();
   if (graph_entries > limit) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "method ", MethodName(method), " needs the expanded pattern (",
-        graph_entries, " entries) to fit 32-bit library indices (limit ", limit,
-        "); use block_jacobi or a smaller matrix"));
+    return WithReason(
+        absl::ResourceExhaustedError(absl::StrCat(
+            "method ", MethodName(method), " needs the expanded pattern (",
+            graph_entries, " entries) to fit 32-bit library indices (limit ",
+            limit, "); use block_jacobi or a smaller matrix")),
+        v1::MATRIX_TOO_LARGE);
   }
   return absl::OkStatus();
 }
@@ -74,19 +78,39 @@ int64_t ExpectedBytes(const CacheEntry& entry, const Analysis& analysis) {
          analysis.factor_bytes_estimate();
 }
 
+// What the core refuses about a factorization: the method or options do
+// not fit this matrix (INVALID_OPTION), the device budget, or a method or
+// backend this build lacks.
+absl::Status TagCoreError(absl::Status status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      return WithBadField(WithDefaultReason(std::move(status),
+                                            v1::INVALID_OPTION),
+                          "method");
+    case absl::StatusCode::kResourceExhausted:
+      return WithDefaultReason(std::move(status), v1::DEVICE_BUDGET);
+    case absl::StatusCode::kUnimplemented:
+    case absl::StatusCode::kFailedPrecondition:
+      return WithDefaultReason(std::move(status), v1::UNSUPPORTED);
+    default:
+      return status;
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<FactorizeOutcome> RunFactorize(
     const ServiceState& state, const MatrixKey& key,
     const FactorOptions& requested, bool deterministic,
-    const Cancellation& cancellation) {
+    uint64_t expected_generation, const Cancellation& cancellation) {
   const std::string& id = key.id;
-  absl::StatusOr<CacheEntry> entry = state.cache->Lookup(key);
-  if (!entry.ok()) {
-    state.metrics->CacheMiss();
-    return entry.status();
+  absl::StatusOr<CacheEntry> entry = LookupMatrix(state, key);
+  if (!entry.ok()) return entry.status();
+  if (absl::Status s =
+          CheckGeneration(id, expected_generation, entry->generation);
+      !s.ok()) {
+    return s;
   }
-  state.metrics->CacheHit();
   const CsrMatrix& a = *entry->matrix;
   absl::StatusOr<std::unique_ptr<DeviceContext>> device = state.MakeDevice();
   if (!device.ok()) return device.status();
@@ -104,9 +128,9 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
           : budget;
 
   if (requested.shift_count > a.rows) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("options.shift_count = ", requested.shift_count,
-                     " exceeds n = ", a.rows));
+    return InvalidOption(
+        "options.shift_count",
+        absl::StrCat("= ", requested.shift_count, " exceeds n = ", a.rows));
   }
   FactorOptions options = requested;
   options.method = ResolveMethod(a, requested.method, room);
@@ -115,14 +139,14 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   Timer total;
   absl::StatusOr<AnalysisChoice> choice =
       FindOrAnalyze(state, *entry, options, ctx);
-  if (!choice.ok()) return choice.status();
+  if (!choice.ok()) return TagCoreError(choice.status());
   if (ExpectedBytes(*entry, *choice->analysis) > room &&
       requested.method == Method::kAuto && options.method == Method::kLdlt) {
     // `auto` falls back to the incomplete factorization when the complete
-    // one cannot fit (DESIGN.md: auto picks by matrix class and memory).
+    // one cannot fit (docs/design.md: auto picks by matrix class and memory).
     options.method = Method::kBlockIldlt;
     choice = FindOrAnalyze(state, *entry, options, ctx);
-    if (!choice.ok()) return choice.status();
+    if (!choice.ok()) return TagCoreError(choice.status());
   }
   const int64_t expected = ExpectedBytes(*entry, *choice->analysis);
   if (absl::Status s = state.cache->CheckTenantQuota(
@@ -134,17 +158,19 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
     return s;
   }
   if (expected > budget) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "factorizing matrix '", id, "' with ", MethodName(options.method),
-        " needs about ", expected, " bytes (factor estimate ",
-        choice->analysis->factor_bytes_estimate(),
-        "), over the cache budget cache_bytes = ", budget));
+    return WithReason(
+        absl::ResourceExhaustedError(absl::StrCat(
+            "factorizing matrix '", id, "' with ", MethodName(options.method),
+            " needs about ", expected, " bytes (factor estimate ",
+            choice->analysis->factor_bytes_estimate(),
+            "), over the cache budget cache_bytes = ", budget)),
+        v1::CACHE_BUDGET);
   }
   if (absl::Status s = cancellation.Check(); !s.ok()) return s;
 
   absl::StatusOr<std::shared_ptr<const Factorization>> factorization =
       Factorize(entry->matrix, choice->analysis, options, ctx);
-  if (!factorization.ok()) return factorization.status();
+  if (!factorization.ok()) return TagCoreError(factorization.status());
 
   FactorizeOutcome outcome;
   outcome.method = options.method;
@@ -152,7 +178,7 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   outcome.report.analysis_reused = choice->reused;
   outcome.report.analyze_s = choice->analyze_s;
   absl::StatusOr<CacheEntry> stored = state.cache->StoreFactorization(
-      key, entry->pattern_hash, entry->values_version, choice->analysis,
+      key, entry->pattern_hash, entry->generation, choice->analysis,
       *std::move(factorization), options.method, deterministic);
   if (!stored.ok()) return stored.status();
   outcome.entry = *std::move(stored);

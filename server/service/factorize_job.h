@@ -4,6 +4,7 @@
 #ifndef FACTORD_SERVER_SERVICE_FACTORIZE_JOB_H_
 #define FACTORD_SERVER_SERVICE_FACTORIZE_JOB_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,16 +22,20 @@ struct FactorizeOutcome {
   Method method = Method::kAuto;  // resolved
 };
 
-// `key` names the matrix within its tenant. Errors: NotFound (unknown /
-// evicted ID, or another tenant's), ResourceExhausted (estimate over the
-// budget, over the tenant's quota, or a 32-bit library limit), Cancelled /
-// DeadlineExceeded, Unimplemented (method not built yet), InvalidArgument from
-// the core. Numerical trouble (singular, perturbed) is in the report, not an
-// error.
+// `key` names the matrix within its tenant; `expected_generation` (0: no
+// check) the generation the caller expects it at. Errors, each with its
+// reason (error_reason.h): NotFound (unknown / evicted ID, or another
+// tenant's), Aborted (GENERATION_MISMATCH), ResourceExhausted (CACHE_BUDGET,
+// TENANT_QUOTA, DEVICE_BUDGET, or MATRIX_TOO_LARGE for a 32-bit library
+// limit), Cancelled / DeadlineExceeded, Unimplemented (UNSUPPORTED),
+// InvalidArgument from the core (INVALID_OPTION: the method or options do
+// not fit this matrix). Numerical trouble (singular, perturbed) is in the
+// report, not an error.
 absl::StatusOr<FactorizeOutcome> RunFactorize(const ServiceState& state,
                                               const MatrixKey& key,
                                               const FactorOptions& requested,
                                               bool deterministic,
+                                              uint64_t expected_generation,
                                               const Cancellation& cancellation);
 
 }  // namespace factord::server

@@ -4,6 +4,7 @@
 
 #include "server/service/convert.h"
 #include "server/service/factorize_job.h"
+#include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
 
 namespace factord::server {
@@ -28,8 +29,8 @@ void FactorizeReactor::Start() {
     Reply(caller_.status());
     return;
   }
-  if (request_->id().empty()) {
-    Reply(absl::InvalidArgumentError("Factorize needs a matrix id"));
+  if (absl::Status s = CheckMatrixId(request_->id(), "id"); !s.ok()) {
+    Reply(s);
     return;
   }
   queued_.Reset();
@@ -47,10 +48,12 @@ absl::Status FactorizeReactor::Run() {
   if (!options.ok()) return options.status();
   absl::StatusOr<FactorizeOutcome> outcome =
       RunFactorize(*state_, caller_->Key(request_->id()), *options,
-                   request_->options().deterministic(), cancellation_);
+                   request_->options().deterministic(),
+                   request_->expected_generation(), cancellation_);
   if (!outcome.ok()) return outcome.status();
   reply_->set_id(request_->id());
   FactorReportToProto(outcome->report, outcome->method, reply_);
+  reply_->set_generation(outcome->entry.factorized_generation);
   reply_->mutable_timings()->set_queue_s(queue_s);
   return absl::OkStatus();
 }

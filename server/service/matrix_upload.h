@@ -25,9 +25,11 @@ class MatrixUpload {
   // `config` (limits) is not owned and must outlive this object.
   explicit MatrixUpload(const ServerConfig* config) : config_(config) {}
 
-  // One message of the stream. Errors: InvalidArgument (bad header, chunk
-  // before the header, CSR mixed with COO, a bad entry, more entries than
-  // declared), ResourceExhausted (n, nnz or bytes over the server limits).
+  // One message of the stream. Errors: InvalidArgument (INVALID_REQUEST: no
+  // or a bad ID, a chunk before the header, CSR mixed with COO;
+  // INVALID_MATRIX: a bad entry, more entries than declared),
+  // ResourceExhausted (MATRIX_TOO_LARGE: n or nnz over the server limits;
+  // CACHE_BUDGET or TENANT_QUOTA: the bytes).
   absl::Status Consume(const v1::UploadRequest& request);
 
   // The assembled, validated matrix once the client half-closed; heavy
@@ -35,8 +37,10 @@ class MatrixUpload {
   // stream ended early.
   absl::StatusOr<CsrMatrix> Finish();
 
-  // The matrix ID: the client's, or a fresh UUID (v4) when it sent none.
+  // The matrix ID the client named (required).
   const std::string& id() const { return id_; }
+  // Whether the header asked to replace a matrix held under the same ID.
+  bool replace() const { return replace_; }
   bool has_header() const { return has_header_; }
 
  private:
@@ -45,6 +49,7 @@ class MatrixUpload {
   const ServerConfig* const config_;
   bool has_header_ = false;
   std::string id_;
+  bool replace_ = false;
   int64_t n_ = 0;
   int64_t nnz_ = 0;
   Structure structure_ = Structure::kGeneral;
@@ -53,9 +58,6 @@ class MatrixUpload {
   std::vector<int32_t> coo_rows_, coo_cols_;
   std::vector<double> coo_values_;
 };
-
-// A random (version 4) UUID in its canonical text form.
-std::string NewUuid();
 
 }  // namespace factord::server
 

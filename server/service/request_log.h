@@ -1,5 +1,5 @@
 // One log line and one metrics observation per RPC: a request ID, the RPC,
-// the matrix ID, the status code and the duration (DESIGN.md, "Logs").
+// the matrix ID, the status code and the duration (docs/design.md, "Logs").
 #ifndef FACTORD_SERVER_SERVICE_REQUEST_LOG_H_
 #define FACTORD_SERVER_SERVICE_REQUEST_LOG_H_
 

@@ -40,8 +40,8 @@ struct ServiceState {
   // Solver RPCs open at once; nullptr: not counted.
   std::shared_ptr<ConcurrencyLimit> concurrency;
 
-  // A job's device context on kCuda (its own CUDA stream and handles, per
-  // issue 6), nullptr on a host backend; the backend's error (e.g.
+  // A job's device context on kCuda (its own CUDA stream and handles),
+  // nullptr on a host backend; the backend's error (e.g.
   // UNAVAILABLE) when no stream can be made. The job owns it and must keep
   // it alive while its ExecContext is in use.
   absl::StatusOr<std::unique_ptr<DeviceContext>> MakeDevice() const {

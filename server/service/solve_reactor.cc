@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "server/error_reason.h"
 #include "server/service/convert.h"
+#include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
 
 namespace factord::server {
@@ -58,7 +60,9 @@ void SolveReactor::OnReadDone(bool ok) {
             "shutdown)"));
       }
     } else if (!finished_ && error_.ok()) {
-      if (absl::Status s = Consume(request_); !s.ok()) {
+      absl::Status s = CheckMessageSize(*state_, request_.ByteSizeLong());
+      if (s.ok()) s = Consume(request_);
+      if (!s.ok()) {
         Fail(std::move(s));
       } else {
         PumpJobs();
@@ -99,32 +103,32 @@ void SolveReactor::OnCancel() {
 void SolveReactor::OnDone() { state_->reactors->Drop(this); }
 
 absl::Status SolveReactor::Open(const v1::SolveRequest& request) {
-  if (request.id().empty()) {
-    return absl::InvalidArgumentError(
-        "the first Solve message must name the matrix (id)");
-  }
-  log_.set_matrix_id(request.id());
+  absl::StatusOr<CacheEntry> entry =
+      OpenMatrix(*state_, *caller_, log_, request.id(), "id");
+  if (!entry.ok()) return entry.status();
   absl::StatusOr<SolveOptions> options =
       SolveOptionsFromProto(request.options());
   if (!options.ok()) return options.status();
   options_ = *options;
-  absl::StatusOr<CacheEntry> entry =
-      state_->cache->Lookup(caller_->Key(request.id()));
-  if (!entry.ok()) {
-    state_->metrics->CacheMiss();
-    return entry.status();
-  }
-  state_->metrics->CacheHit();
   if (entry->factorization == nullptr) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("matrix '", request.id(),
-                     "' has not been factorized: call Factorize first"));
+    return WithReason(
+        absl::FailedPreconditionError(
+            absl::StrCat("matrix '", request.id(),
+                         "' has not been factorized: call Factorize first")),
+        v1::NOT_FACTORIZED);
+  }
+  if (absl::Status s = CheckGeneration(
+          request.id(), request.expected_generation(), entry->generation);
+      !s.ok()) {
+    return s;
   }
   if (entry->stale) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the values of matrix '", request.id(),
-                     "' changed (UpdateValues) since its factorization: call "
-                     "Factorize again"));
+    return WithReason(
+        absl::FailedPreconditionError(absl::StrCat(
+            "the values of matrix '", request.id(),
+            "' changed (UpdateValues) since its factorization: call "
+            "Factorize again")),
+        v1::STALE_FACTOR);
   }
   entry_ = *std::move(entry);
   opened_ = true;
@@ -151,7 +155,7 @@ absl::Status SolveReactor::Consume(const v1::SolveRequest& request) {
   if (it == partial_.end()) {
     if (static_cast<int64_t>(partial_.size() + ready_.size()) >=
         kMaxPendingRhs) {
-      return absl::ResourceExhaustedError(absl::StrCat(
+      return QueueFull(absl::StrCat(
           "more than ", kMaxPendingRhs,
           " right-hand sides pending in one Solve stream (limit "
           "kMaxPendingRhs); wait for solutions before sending more"));
@@ -242,6 +246,11 @@ void SolveReactor::RunSolve(ReadyRhs rhs) {
         state_->MakeContext(deterministic, &cancellation_, device->get());
     Timer timer;
     status = factorization->Solve(rhs.b, x, options, ctx, &report);
+    if (status.code() == absl::StatusCode::kInvalidArgument) {
+      // The Krylov method or solve options do not fit this factorization.
+      status = WithBadField(WithDefaultReason(status, v1::INVALID_OPTION),
+                            "options.krylov");
+    }
     if (report.solve_s == 0) report.solve_s = timer.Seconds();
   }
   std::vector<v1::SolveReply> replies;

@@ -26,6 +26,9 @@ class SolverService final : public v1::Solver::CallbackService {
   grpc::ServerUnaryReactor* Release(grpc::CallbackServerContext* context,
                                     const v1::ReleaseRequest* request,
                                     v1::ReleaseReply* reply) override;
+  grpc::ServerUnaryReactor* GetMatrix(grpc::CallbackServerContext* context,
+                                      const v1::GetMatrixRequest* request,
+                                      v1::MatrixInfo* reply) override;
   grpc::ServerUnaryReactor* ListMatrices(grpc::CallbackServerContext* context,
                                          const v1::ListMatricesRequest* request,
                                          v1::ListMatricesReply* reply) override;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "server/error_reason.h"
+
 namespace factord::server {
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
@@ -62,7 +64,8 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
       code = grpc::StatusCode::UNKNOWN;
       break;
   }
-  return grpc::Status(code, std::string(status.message()));
+  return grpc::Status(code, std::string(status.message()),
+                      SerializedErrorDetails(status));
 }
 
 absl::string_view GrpcCodeName(grpc::StatusCode code) {

@@ -11,7 +11,10 @@
 
 namespace factord::server {
 
-// Same code, same message. Codes outside gRPC's range become UNKNOWN.
+// Same code, same message, and the google.rpc.Status details (ErrorInfo
+// with the status's reason, RetryInfo, BadRequest: error_reason.h) in the
+// grpc-status-details-bin trailer. Codes outside gRPC's range become
+// UNKNOWN.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // The canonical upper-case name of a gRPC code ("INVALID_ARGUMENT"), as

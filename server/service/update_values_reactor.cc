@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "server/error_reason.h"
 #include "server/service/convert.h"
+#include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
 
 namespace factord::server {
@@ -32,8 +34,11 @@ void UpdateValuesReactor::Start() {
 
 void UpdateValuesReactor::OnReadDone(bool ok) {
   if (ok) {
-    bytes_received_ += static_cast<int64_t>(request_.ByteSizeLong());
-    if (absl::Status s = Consume(request_); !s.ok()) {
+    const size_t bytes = request_.ByteSizeLong();
+    bytes_received_ += static_cast<int64_t>(bytes);
+    absl::Status s = CheckMessageSize(*state_, bytes);
+    if (s.ok()) s = Consume(request_);
+    if (!s.ok()) {
       Reply(s);  // the values received so far die with the reactor
       return;
     }
@@ -57,38 +62,40 @@ void UpdateValuesReactor::OnDone() { state_->reactors->Drop(this); }
 absl::Status UpdateValuesReactor::Consume(
     const v1::UpdateValuesRequest& request) {
   if (!opened_) {
-    if (request.id().empty()) {
-      return absl::InvalidArgumentError(
-          "the first UpdateValues message must name the matrix (id)");
-    }
-    log_.set_matrix_id(request.id());
     absl::StatusOr<CacheEntry> entry =
-        state_->cache->Lookup(caller_->Key(request.id()));
-    if (!entry.ok()) {
-      state_->metrics->CacheMiss();
-      return entry.status();
+        OpenMatrix(*state_, *caller_, log_, request.id(), "id");
+    if (!entry.ok()) return entry.status();
+    // Checked again, atomically, when the values are applied; failing here
+    // spares the client sending values that cannot be applied.
+    if (absl::Status s = CheckGeneration(
+            request.id(), request.expected_generation(), entry->generation);
+        !s.ok()) {
+      return s;
     }
-    state_->metrics->CacheHit();
+    expected_generation_ = request.expected_generation();
     entry_ = *std::move(entry);
     values_.resize(entry_.matrix->nnz());
     opened_ = true;
   } else if (!request.id().empty() && request.id() != entry_.id) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("one UpdateValues stream updates one matrix: got id '",
-                     request.id(), "' after '", entry_.id, "'"));
+    return InvalidRequest(
+        "id", absl::StrCat("one UpdateValues stream updates one matrix: got "
+                           "id '",
+                           request.id(), "' after '", entry_.id, "'"));
   }
   const int64_t nnz = static_cast<int64_t>(values_.size());
   const int64_t count = request.values_size();
   if (count > nnz - received_) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("received more than nnz = ", nnz, " values (",
-                     received_ + count, " so far)"));
+    return WithReason(absl::InvalidArgumentError(absl::StrCat(
+                          "received more than nnz = ", nnz, " values (",
+                          received_ + count, " so far)")),
+                      v1::INVALID_MATRIX);
   }
   for (int64_t k = 0; k < count; ++k) {
     const double v = request.values(static_cast<int>(k));
     if (!std::isfinite(v)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("value ", received_ + k, " is ", v));
+      return WithReason(absl::InvalidArgumentError(
+                            absl::StrCat("value ", received_ + k, " is ", v)),
+                        v1::INVALID_MATRIX);
     }
     values_[received_ + k] = v;
   }
@@ -98,13 +105,14 @@ absl::Status UpdateValuesReactor::Consume(
 
 absl::Status UpdateValuesReactor::Complete() {
   if (!opened_) {
-    return absl::InvalidArgumentError("empty UpdateValues stream (no id)");
+    return InvalidRequest("id", "empty UpdateValues stream (no id)");
   }
   const int64_t nnz = static_cast<int64_t>(values_.size());
   if (received_ != nnz) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the stream ended after ", received_,
-                     " values; the matrix has nnz = ", nnz));
+    return WithReason(absl::InvalidArgumentError(absl::StrCat(
+                          "the stream ended after ", received_,
+                          " values; the matrix has nnz = ", nnz)),
+                      v1::INVALID_MATRIX);
   }
   auto matrix = std::make_shared<CsrMatrix>();
   const CsrMatrix& old = *entry_.matrix;
@@ -116,7 +124,8 @@ absl::Status UpdateValuesReactor::Complete() {
   matrix->values = std::move(values_);
   absl::StatusOr<CacheEntry> updated =
       state_->cache->ReplaceValues(caller_->Key(entry_.id), std::move(matrix),
-                                   entry_.pattern_hash, bytes_received_);
+                                   entry_.pattern_hash, bytes_received_,
+                                   expected_generation_);
   if (!updated.ok()) return updated.status();
   CacheEntryToProto(*updated, reply_);
   return absl::OkStatus();

@@ -2,7 +2,9 @@
 // stored-entry (CSR) order. The new matrix (same pattern, new values)
 // replaces the old one and marks its factorization stale; the next
 // Factorize reuses the analysis. Nothing changes unless exactly nnz finite
-// values arrive; a client that disconnects leaves no trace.
+// values arrive (and the matrix is still at the generation the first
+// message expected, if it named one); a client that disconnects leaves no
+// trace.
 #ifndef FACTORD_SERVER_SERVICE_UPDATE_VALUES_REACTOR_H_
 #define FACTORD_SERVER_SERVICE_UPDATE_VALUES_REACTOR_H_
 
@@ -48,6 +50,7 @@ class UpdateValuesReactor
   // Touched by one read callback at a time, then by the completion job.
   v1::UpdateValuesRequest request_;
   bool opened_ = false;
+  uint64_t expected_generation_ = 0;  // 0: no check
   CacheEntry entry_;
   std::vector<double> values_;
   int64_t received_ = 0;

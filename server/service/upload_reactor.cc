@@ -3,7 +3,9 @@
 #include <memory>
 #include <utility>
 
+#include "server/error_reason.h"
 #include "server/service/convert.h"
+#include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
 
 namespace factord::server {
@@ -35,7 +37,8 @@ void UploadReactor::OnReadDone(bool ok) {
     bytes_received_ += bytes;
     state_->metrics->ReceivedBytes(bytes);
     const bool had_header = upload_.has_header();
-    absl::Status consumed = upload_.Consume(request_);
+    absl::Status consumed = CheckMessageSize(*state_, request_.ByteSizeLong());
+    if (consumed.ok()) consumed = upload_.Consume(request_);
     if (!had_header && upload_.has_header()) log_.set_matrix_id(upload_.id());
     request_.Clear();
     if (!consumed.ok()) {
@@ -63,23 +66,23 @@ absl::Status UploadReactor::Complete() {
   if (!assembled.ok()) return assembled.status();
   auto matrix = std::make_shared<const CsrMatrix>(*std::move(assembled));
   const uint64_t hash = PatternHash(*matrix);
-  CacheEntry shown;
-  shown.tenant = caller_->tenant;
-  shown.id = upload_.id();
-  shown.matrix = matrix;
-  shown.pattern_hash = hash;
-  shown.bytes_received = bytes_received_;
-  if (absl::Status s = state_->cache->InsertMatrix(
-          caller_->Key(upload_.id()), matrix, hash, bytes_received_);
-      !s.ok()) {
-    return s;
-  }
-  CacheEntryToProto(shown, reply_);
+  absl::StatusOr<CacheEntry> stored =
+      state_->cache->InsertMatrix(caller_->Key(upload_.id()), matrix, hash,
+                                  bytes_received_, upload_.replace());
+  if (!stored.ok()) return stored.status();
+  CacheEntryToProto(*stored, reply_);
   return absl::OkStatus();
 }
 
 void UploadReactor::Reply(const absl::Status& status) {
-  grpc::Status out = ToGrpcStatus(status);
+  // What core's assembly and validation refuse is the matrix itself.
+  absl::Status tagged = status;
+  if (status.code() == absl::StatusCode::kInvalidArgument) {
+    tagged = WithDefaultReason(status, v1::INVALID_MATRIX);
+  } else if (status.code() == absl::StatusCode::kResourceExhausted) {
+    tagged = WithDefaultReason(status, v1::MATRIX_TOO_LARGE);
+  }
+  grpc::Status out = ToGrpcStatus(tagged);
   if (caller_.ok()) caller_->slot.Reset();  // free before the reply
   log_.Finish(out);
   Finish(std::move(out));

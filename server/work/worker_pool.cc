@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "server/error_reason.h"
 
 namespace factord::server {
 
@@ -19,15 +20,18 @@ WorkerPool::~WorkerPool() { Drain(); }
 absl::Status WorkerPool::Submit(absl::AnyInvocable<void()> job) {
   std::unique_lock<std::mutex> lock(mu_);
   if (draining_) {
-    return absl::UnavailableError(
-        absl::StrCat("the ", name_, " pool is shutting down"));
+    return WithRetryDelay(
+        WithReason(absl::UnavailableError(absl::StrCat(
+                       "the ", name_, " pool is shutting down")),
+                   v1::UNAVAILABLE),
+        absl::Seconds(1));
   }
   // Jobs beyond the busy workers wait; at most max_queue of them.
   const int workers = static_cast<int>(threads_.size());
   if (static_cast<int>(queue_.size()) + running_ >= workers + max_queue_) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the ", name_, " queue is full (max_queue = ", max_queue_,
-                     " jobs waiting)"));
+    return QueueFull(absl::StrCat("the ", name_,
+                                  " queue is full (max_queue = ", max_queue_,
+                                  " jobs waiting); retry later"));
   }
   queue_.push_back(std::move(job));
   lock.unlock();

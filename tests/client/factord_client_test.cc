@@ -1,6 +1,7 @@
 // The client library against a recording fake of the Solver service: what
-// goes on the wire (chunk sizes, row splits, headers, tokens) and how
-// replies and errors come back. The real server is driven in
+// goes on the wire (chunk sizes, row splits, headers, tokens, generations,
+// page tokens) and how replies and errors (with their details in the
+// grpc-status-details-bin trailer) come back. The real server is driven in
 // loopback_test.cc.
 #include "client/factord_client.h"
 
@@ -17,6 +18,9 @@
 
 #include "factord/v1/solver.grpc.pb.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/any.pb.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 
@@ -24,7 +28,37 @@ namespace factord::client {
 namespace {
 
 namespace pb = ::factord::v1;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Pair;
+
+// A failed call as the daemon sends it: `reason` in an ErrorInfo, and a
+// RetryInfo / BadRequest when given, in the status details.
+grpc::Status FactordError(grpc::StatusCode code, const std::string& message,
+                          const std::string& reason,
+                          absl::Duration retry = absl::ZeroDuration(),
+                          const std::string& field = "") {
+  google::rpc::Status status;
+  status.set_code(code);
+  status.set_message(message);
+  google::rpc::ErrorInfo info;
+  info.set_reason(reason);
+  info.set_domain("factord.v1");
+  status.add_details()->PackFrom(info);
+  if (retry > absl::ZeroDuration()) {
+    google::rpc::RetryInfo r;
+    r.mutable_retry_delay()->set_seconds(absl::ToInt64Seconds(retry));
+    status.add_details()->PackFrom(r);
+  }
+  if (!field.empty()) {
+    google::rpc::BadRequest bad;
+    auto* v = bad.add_field_violations();
+    v->set_field(field);
+    v->set_description(message);
+    status.add_details()->PackFrom(bad);
+  }
+  return grpc::Status(code, message, status.SerializeAsString());
+}
 
 // Records every request and the metadata of every call. Solve replies
 // x = 2 b, in chunks of `reply_chunk` values, right-hand sides in reverse.
@@ -41,6 +75,7 @@ class RecordingSolver final : public pb::Solver::Service {
     reply->set_n(uploads_.at(0).header().n());
     reply->set_nnz(uploads_.at(0).header().nnz());
     reply->set_structure(uploads_.at(0).header().structure());
+    reply->set_generation(uploads_.at(0).header().replace() ? 2 : 1);
     return grpc::Status::OK;
   }
 
@@ -53,6 +88,7 @@ class RecordingSolver final : public pb::Solver::Service {
     while (reader->Read(&request)) updates_.push_back(request);
     reply->set_id(updates_.at(0).id());
     reply->set_stale(true);
+    reply->set_generation(updates_.at(0).expected_generation() + 1);
     return grpc::Status::OK;
   }
 
@@ -64,10 +100,20 @@ class RecordingSolver final : public pb::Solver::Service {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                           "row 3: zero pivot");
     }
+    if (request->id() == "busy") {
+      return FactordError(grpc::StatusCode::RESOURCE_EXHAUSTED, "queue full",
+                          "QUEUE_FULL", absl::Seconds(3));
+    }
+    if (request->id() == "fill") {
+      return FactordError(grpc::StatusCode::INVALID_ARGUMENT,
+                          "fill_factor must be at least 1", "INVALID_OPTION",
+                          absl::ZeroDuration(), "options.fill_factor");
+    }
     std::lock_guard lock(mu_);
     factorize_ = *request;
     reply->set_id(request->id());
-    reply->set_method("ldlt");
+    reply->set_method(pb::METHOD_LDLT);
+    reply->set_generation(7);
     reply->set_factor_status(pb::FACTOR_STATUS_PERTURBED);
     reply->mutable_inertia()->set_positive(3);
     reply->mutable_inertia()->set_negative(2);
@@ -127,15 +173,56 @@ class RecordingSolver final : public pb::Solver::Service {
     return grpc::Status::OK;
   }
 
+  // Three pages of one matrix each: m1, m2, m3; the tokens are "p2", "p3".
   grpc::Status ListMatrices(grpc::ServerContext* context,
-                            const pb::ListMatricesRequest*,
+                            const pb::ListMatricesRequest* request,
                             pb::ListMatricesReply* reply) override {
     Record(context, "ListMatrices");
+    {
+      std::lock_guard lock(mu_);
+      lists_.push_back(*request);
+    }
+    const std::string& token = request->page_token();
+    const int page = token.empty()   ? 1
+                     : token == "p2" ? 2
+                     : token == "p3" ? 3
+                                     : 0;
+    if (page == 0) {
+      return FactordError(grpc::StatusCode::INVALID_ARGUMENT, "bad page token",
+                          "INVALID_REQUEST", absl::ZeroDuration(),
+                          "page_token");
+    }
     pb::MatrixInfo* m = reply->add_matrices();
-    m->set_id("m1");
+    m->set_id("m" + std::to_string(page));
     m->set_n(5);
     m->set_structure(pb::STRUCTURE_SPD_LOWER);
     m->set_pattern_hash(0xfedcba9876543210ull);
+    m->set_generation(page);
+    if (page == 1) {
+      m->set_factorized(true);
+      m->set_method(pb::METHOD_JACOBI_LDLT);
+      m->set_factorized_generation(1);
+    }
+    if (page < 3) reply->set_next_page_token("p" + std::to_string(page + 1));
+    return grpc::Status::OK;
+  }
+
+  grpc::Status GetMatrix(grpc::ServerContext* context,
+                         const pb::GetMatrixRequest* request,
+                         pb::MatrixInfo* reply) override {
+    Record(context, "GetMatrix");
+    if (request->id() != "held") {
+      return FactordError(grpc::StatusCode::NOT_FOUND, "no such matrix",
+                          "NOT_FOUND");
+    }
+    reply->set_id("held");
+    reply->set_n(12);
+    reply->set_structure(pb::STRUCTURE_GENERAL);
+    reply->set_generation(4);
+    reply->set_factorized_generation(3);
+    reply->set_factorized(true);
+    reply->set_stale(true);
+    reply->set_method(pb::METHOD_LU);
     return grpc::Status::OK;
   }
 
@@ -143,8 +230,13 @@ class RecordingSolver final : public pb::Solver::Service {
                           const pb::ServerInfoRequest*,
                           pb::ServerInfoReply* reply) override {
     Record(context, "ServerInfo");
+    if (!big_version.empty()) {
+      reply->set_version(big_version);
+      return grpc::Status::OK;
+    }
     reply->set_version("9.9");
-    reply->add_methods("block_jacobi");
+    reply->add_methods(pb::METHOD_BLOCK_JACOBI);
+    reply->add_methods(pb::METHOD_LDLT);
     return grpc::Status::OK;
   }
 
@@ -160,7 +252,9 @@ class RecordingSolver final : public pb::Solver::Service {
   std::vector<pb::UpdateValuesRequest> updates_;
   std::vector<pb::SolveRequest> solves_;
   pb::FactorizeRequest factorize_;
+  std::vector<pb::ListMatricesRequest> lists_;
   int64_t reply_chunk = 3;
+  std::string big_version;  // ServerInfo replies with it when not empty
 
  private:
   void Record(grpc::ServerContext* context, const std::string& rpc) {
@@ -302,8 +396,48 @@ TEST_F(ClientTest, LargeChunksSendOneMessage) {
   ASSERT_TRUE(client->Upload(m.arrays(), "one").ok());
   std::lock_guard lock(service_.mu_);
   ASSERT_EQ(service_.uploads_.size(), 2u);  // header + one chunk
+  EXPECT_FALSE(service_.uploads_[0].header().replace());
   EXPECT_EQ(service_.uploads_[1].csr().row_nnz_size(), 6);
   EXPECT_EQ(service_.uploads_[1].csr().values_size(), 10);
+}
+
+TEST_F(ClientTest, UploadAsksToReplaceWhenTold) {
+  std::unique_ptr<Client> client = Connect();
+  SmallMatrix m;
+  absl::StatusOr<MatrixInfo> info =
+      client->Upload(m.arrays(), "again", UploadOptions{.replace = true});
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->generation, 2u);
+  std::lock_guard lock(service_.mu_);
+  ASSERT_FALSE(service_.uploads_.empty());
+  EXPECT_TRUE(service_.uploads_[0].header().replace());
+  EXPECT_EQ(service_.uploads_[0].header().id(), "again");
+}
+
+TEST_F(ClientTest, ExpectedGenerationsTravelInTheFirstMessage) {
+  ConnectOptions options;
+  options.max_chunk_bytes = 256;  // several messages per stream
+  std::unique_ptr<Client> client = Connect(options);
+  std::vector<double> values(100, 1.5);
+  absl::StatusOr<MatrixInfo> updated = client->UpdateValues("g", values, 5);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(updated->generation, 6u);
+  FactorizeOptions f;
+  f.expected_generation = 6;
+  absl::StatusOr<FactorizeResult> factor = client->Factorize("g", f);
+  ASSERT_TRUE(factor.ok()) << factor.status();
+  EXPECT_EQ(factor->generation, 7u);
+  SolveOptions s;
+  s.expected_generation = 7;
+  ASSERT_TRUE(client->Solve("g", {std::vector<double>(100, 1.0)}, s).ok());
+  std::lock_guard lock(service_.mu_);
+  ASSERT_GT(service_.updates_.size(), 1u);
+  EXPECT_EQ(service_.updates_[0].expected_generation(), 5u);
+  EXPECT_EQ(service_.updates_[1].expected_generation(), 0u);
+  EXPECT_EQ(service_.factorize_.expected_generation(), 6u);
+  ASSERT_GT(service_.solves_.size(), 1u);
+  EXPECT_EQ(service_.solves_[0].expected_generation(), 7u);
+  EXPECT_EQ(service_.solves_[1].expected_generation(), 0u);
 }
 
 TEST_F(ClientTest, UploadWithoutIdNamesTheMatrixWithAUuidInTheHeader) {
@@ -328,24 +462,28 @@ TEST_F(ClientTest, EveryRequestNamingAMatrixCarriesTheHeaderAndToken) {
   ASSERT_TRUE(client->Solve("m-sol", {{1.0, 2.0}}).ok());
   EXPECT_EQ(client->Release("m-rel").status().code(),
             absl::StatusCode::kNotFound);
-  ASSERT_TRUE(client->List().ok());
+  EXPECT_EQ(client->GetMatrix("m-get").status().code(),
+            absl::StatusCode::kNotFound);
   ASSERT_TRUE(client->Info().ok());
   const std::pair<const char*, const char*> named[] = {
       {"UpdateValues", "m-upd"},
       {"Factorize", "m-fac"},
       {"Solve", "m-sol"},
-      {"Release", "m-rel"}};
+      {"Release", "m-rel"},
+      {"GetMatrix", "m-get"}};
   for (const auto& [rpc, id] : named) {
     auto calls = service_.Calls(rpc);
     ASSERT_EQ(calls.size(), 1u) << rpc;
     EXPECT_EQ(Header(calls[0], kMatrixIdHeader), id) << rpc;
     EXPECT_EQ(Header(calls[0], "authorization"), "Bearer s3cret") << rpc;
   }
+  ASSERT_TRUE(client->List().ok());
+  EXPECT_EQ(service_.Calls("ListMatrices").size(), 3u);  // three pages
   for (const char* rpc : {"ListMatrices", "ServerInfo"}) {
-    auto calls = service_.Calls(rpc);
-    ASSERT_EQ(calls.size(), 1u) << rpc;
-    EXPECT_EQ(Header(calls[0], kMatrixIdHeader), "<absent>") << rpc;
-    EXPECT_EQ(Header(calls[0], "authorization"), "Bearer s3cret") << rpc;
+    for (const auto& call : service_.Calls(rpc)) {
+      EXPECT_EQ(Header(call, kMatrixIdHeader), "<absent>") << rpc;
+      EXPECT_EQ(Header(call, "authorization"), "Bearer s3cret") << rpc;
+    }
   }
 }
 
@@ -431,7 +569,8 @@ TEST_F(ClientTest, FactorizeOptionsAndReplyTravel) {
   o.deterministic = true;
   absl::StatusOr<FactorizeResult> r = client->Factorize("m", o);
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(r->method, "ldlt");
+  EXPECT_EQ(r->method, "ldlt");  // METHOD_LDLT on the wire
+  EXPECT_EQ(r->generation, 7u);
   EXPECT_EQ(r->factor_status, "perturbed");
   EXPECT_EQ(r->inertia.positive, 3);
   EXPECT_EQ(r->inertia.negative, 2);
@@ -449,6 +588,34 @@ TEST_F(ClientTest, FactorizeOptionsAndReplyTravel) {
   EXPECT_FALSE(sent.options().has_fill_factor());
   EXPECT_EQ(sent.options().max_block_size(), 16);
   EXPECT_TRUE(sent.options().deterministic());
+  EXPECT_EQ(sent.expected_generation(), 0u);
+}
+
+TEST_F(ClientTest, UnsetEnumOptionsAreZeroAndBkIsBunchKaufman) {
+  std::unique_ptr<Client> client = Connect();
+  ASSERT_TRUE(client->Factorize("m").ok());
+  {
+    std::lock_guard lock(service_.mu_);
+    const pb::FactorizeRequest& sent = service_.factorize_;
+    EXPECT_EQ(sent.method(), pb::METHOD_AUTO);
+    EXPECT_EQ(sent.options().ordering(), pb::ORDERING_AUTO);
+    EXPECT_EQ(sent.options().pivoting(), pb::PIVOTING_UNSPECIFIED);
+    EXPECT_EQ(sent.options().scaling(), pb::SCALING_AUTO);
+    EXPECT_EQ(sent.options().blocking(), pb::BLOCKING_UNSPECIFIED);
+    EXPECT_EQ(sent.options().trisolve(), pb::TRIANGULAR_SOLVE_UNSPECIFIED);
+  }
+  FactorizeOptions o;
+  o.pivoting = "bk";
+  o.blocking = "br";
+  o.trisolve = "block_jacobi";
+  o.scaling = "column_norm";
+  ASSERT_TRUE(client->Factorize("m", o).ok());
+  std::lock_guard lock(service_.mu_);
+  const pb::FactorizeRequest& sent = service_.factorize_;
+  EXPECT_EQ(sent.options().pivoting(), pb::PIVOTING_BUNCH_KAUFMAN);
+  EXPECT_EQ(sent.options().blocking(), pb::BLOCKING_BR);
+  EXPECT_EQ(sent.options().trisolve(), pb::TRIANGULAR_SOLVE_BLOCK_JACOBI);
+  EXPECT_EQ(sent.options().scaling(), pb::SCALING_COLUMN_NORM);
 }
 
 TEST_F(ClientTest, ServerErrorsKeepTheirCodeAndMessage) {
@@ -456,10 +623,43 @@ TEST_F(ClientTest, ServerErrorsKeepTheirCodeAndMessage) {
   absl::StatusOr<FactorizeResult> r = client->Factorize("bad");
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(), "row 3: zero pivot");
+  EXPECT_EQ(ErrorReason(r.status()), "");  // this fake sent no details
   EXPECT_EQ(client->Release("x").status().code(), absl::StatusCode::kNotFound);
   absl::StatusOr<int64_t> freed = client->Release("known");
   ASSERT_TRUE(freed.ok());
   EXPECT_EQ(*freed, 1234);
+}
+
+TEST_F(ClientTest, ErrorDetailsComeThroughTheTrailer) {
+  std::unique_ptr<Client> client = Connect();
+  absl::StatusOr<FactorizeResult> busy = client->Factorize("busy");
+  EXPECT_EQ(busy.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(busy.status().message(), "queue full");
+  EXPECT_EQ(ErrorReason(busy.status()), "QUEUE_FULL");
+  EXPECT_EQ(ErrorDomain(busy.status()), "factord.v1");
+  EXPECT_EQ(RetryDelay(busy.status()), absl::Seconds(3));
+
+  absl::StatusOr<FactorizeResult> fill = client->Factorize("fill");
+  EXPECT_EQ(fill.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorReason(fill.status()), "INVALID_OPTION");
+  EXPECT_EQ(RetryDelay(fill.status()), std::nullopt);
+  EXPECT_THAT(FieldViolations(fill.status()),
+              ElementsAre(Pair("options.fill_factor",
+                               "fill_factor must be at least 1")));
+
+  absl::StatusOr<MatrixInfo> missing = client->GetMatrix("nope");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ErrorReason(missing.status()), "NOT_FOUND");
+}
+
+TEST_F(ClientTest, ReplyOverTheReceiveLimitIsMessageTooLarge) {
+  ConnectOptions options;
+  options.max_receive_message_bytes = 1024;
+  std::unique_ptr<Client> client = Connect(options);
+  service_.big_version = std::string(4096, 'v');
+  absl::StatusOr<ServerInfo> info = client->Info();
+  EXPECT_EQ(info.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(ErrorReason(info.status()), "MESSAGE_TOO_LARGE") << info.status();
 }
 
 TEST_F(ClientTest, BadNamesAndArraysAreRejectedBeforeSending) {
@@ -469,47 +669,105 @@ TEST_F(ClientTest, BadNamesAndArraysAreRejectedBeforeSending) {
   absl::StatusOr<FactorizeResult> r = client->Factorize("m", o);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(r.status().message(), HasSubstr("block_jacobi"));
+  EXPECT_EQ(ErrorReason(r.status()), "INVALID_OPTION");
+  EXPECT_THAT(FieldViolations(r.status()),
+              ElementsAre(Pair("method", HasSubstr("cholesky"))));
+  o = FactorizeOptions();
+  o.pivoting = "partial";
+  EXPECT_THAT(FieldViolations(client->Factorize("m", o).status()),
+              ElementsAre(Pair("options.pivoting", HasSubstr("partial"))));
   SolveOptions s;
   s.krylov = "minres";
-  EXPECT_EQ(client->Solve("m", {{1.0}}, s).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  absl::Status krylov = client->Solve("m", {{1.0}}, s).status();
+  EXPECT_EQ(krylov.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorReason(krylov), "INVALID_OPTION");
   SmallMatrix m;
   CsrArrays bad = m.arrays();
   bad.values = bad.values.subspan(1);
-  EXPECT_EQ(client->Upload(bad).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  absl::Status arrays = client->Upload(bad).status();
+  EXPECT_EQ(arrays.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorReason(arrays), "INVALID_MATRIX");
   bad = m.arrays();
   bad.structure = "hermitian";
-  EXPECT_EQ(client->Upload(bad).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  absl::Status structure = client->Upload(bad).status();
+  EXPECT_EQ(structure.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(FieldViolations(structure),
+              ElementsAre(Pair("header.structure", HasSubstr("hermitian"))));
+  for (absl::Status empty_id :
+       {client->UpdateValues("", std::vector<double>{1.0}).status(),
+        client->Factorize("").status(), client->GetMatrix("").status(),
+        client->Release("").status()}) {
+    EXPECT_EQ(empty_id.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(ErrorReason(empty_id), "INVALID_REQUEST");
+    EXPECT_THAT(FieldViolations(empty_id),
+                ElementsAre(Pair("id", ::testing::_)));
+  }
   EXPECT_TRUE(service_.Calls("Factorize").empty());
+  EXPECT_TRUE(service_.Calls("UpdateValues").empty());
+  EXPECT_TRUE(service_.Calls("GetMatrix").empty());
+  EXPECT_TRUE(service_.Calls("Release").empty());
   EXPECT_TRUE(service_.Calls("Solve").empty());
   EXPECT_TRUE(service_.Calls("UploadMatrix").empty());
 }
 
-TEST_F(ClientTest, ListAndInfoConvertReplies) {
+TEST_F(ClientTest, ListFollowsEveryPageAndInfoConvertsReplies) {
   std::unique_ptr<Client> client = Connect();
   absl::StatusOr<std::vector<MatrixInfo>> list = client->List();
-  ASSERT_TRUE(list.ok());
-  ASSERT_EQ(list->size(), 1u);
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->size(), 3u);
   EXPECT_EQ((*list)[0].id, "m1");
+  EXPECT_EQ((*list)[2].id, "m3");
+  EXPECT_EQ((*list)[2].generation, 3u);
   EXPECT_EQ((*list)[0].structure, "spd_lower");
   EXPECT_EQ((*list)[0].pattern_hash, 0xfedcba9876543210ull);
+  EXPECT_EQ((*list)[0].method, "jacobi_ldlt");
+  EXPECT_EQ((*list)[0].factorized_generation, 1u);
+  EXPECT_EQ((*list)[1].method, "");  // METHOD_AUTO: not factorized
+  {
+    std::lock_guard lock(service_.mu_);
+    ASSERT_EQ(service_.lists_.size(), 3u);
+    EXPECT_EQ(service_.lists_[0].page_token(), "");
+    EXPECT_EQ(service_.lists_[1].page_token(), "p2");
+    EXPECT_EQ(service_.lists_[2].page_token(), "p3");
+    for (const pb::ListMatricesRequest& r : service_.lists_) {
+      EXPECT_GT(r.page_size(), 0);
+      EXPECT_LE(r.page_size(), 1000);
+    }
+  }
   absl::StatusOr<ServerInfo> info = client->Info();
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(info->version, "9.9");
-  EXPECT_EQ(info->methods, std::vector<std::string>{"block_jacobi"});
+  EXPECT_EQ(info->methods, (std::vector<std::string>{"block_jacobi", "ldlt"}));
+}
+
+TEST_F(ClientTest, GetMatrixConvertsGenerationsAndMethod) {
+  std::unique_ptr<Client> client = Connect();
+  absl::StatusOr<MatrixInfo> m = client->GetMatrix("held");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->id, "held");
+  EXPECT_EQ(m->n, 12);
+  EXPECT_EQ(m->structure, "general");
+  EXPECT_EQ(m->generation, 4u);
+  EXPECT_EQ(m->factorized_generation, 3u);
+  EXPECT_TRUE(m->factorized);
+  EXPECT_TRUE(m->stale);
+  EXPECT_EQ(m->method, "lu");
+  EXPECT_TRUE(service_.Calls("ListMatrices").empty());
 }
 
 TEST(ClientConnectTest, UnreachableServerIsUnavailable) {
   ConnectOptions options;
   options.connect_timeout = absl::Milliseconds(200);
   // Port 1 on loopback: nothing listens there.
-  EXPECT_EQ(Client::Connect("127.0.0.1:1", options).status().code(),
-            absl::StatusCode::kUnavailable);
+  absl::Status eager = Client::Connect("127.0.0.1:1", options).status();
+  EXPECT_EQ(eager.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(ErrorReason(eager), "UNAVAILABLE");
   absl::StatusOr<std::unique_ptr<Client>> lazy = Client::Connect("127.0.0.1:1");
   ASSERT_TRUE(lazy.ok());
-  EXPECT_EQ((*lazy)->Info().status().code(), absl::StatusCode::kUnavailable);
+  absl::Status call = (*lazy)->Info().status();
+  EXPECT_EQ(call.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(ErrorReason(call), "UNAVAILABLE");
+  EXPECT_EQ(ErrorReason(Client::Connect("").status()), "INVALID_OPTION");
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
 // The client library against a real factord Server started in-process on
 // 127.0.0.1:0: a chunked upload round-trips exactly, many right-hand sides
 // go through one stream, the IPM cycle (update values, refactorize) works,
-// and errors come back with their codes.
+// generations advance and are checked, List follows its pages, and errors
+// come back with their codes and reasons.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "client/factord_client.h"
+#include "client/matrix_arrays.h"
 #include "factord/matrix/csr.h"
 #include "factord/matrix/matrix_market.h"
 #include "factord/solver/residual.h"
@@ -42,13 +45,7 @@ std::unique_ptr<Client> ConnectTo(const server::Server& s,
   return c.ok() ? *std::move(c) : nullptr;
 }
 
-CsrArrays View(const CsrMatrix& a) {
-  return CsrArrays{.n = a.rows,
-                   .structure = std::string(StructureName(a.structure)),
-                   .row_ptr = a.row_ptr,
-                   .col_idx = a.col_idx,
-                   .values = a.values};
-}
+CsrArrays View(const CsrMatrix& a) { return ArraysOf(a); }
 
 class LoopbackTest : public ::testing::Test {
  protected:
@@ -197,16 +194,22 @@ TEST_F(LoopbackTest, ListReleaseAndErrors) {
   ASSERT_TRUE(info.ok()) << info.status();
   EXPECT_FALSE(info->version.empty());
   EXPECT_EQ(info->backend, "cpu");
+  EXPECT_FALSE(info->methods.empty());
+  for (const std::string& method : info->methods) {
+    EXPECT_TRUE(CheckOptionName(OptionEnum::kMethod, method).ok()) << method;
+  }
 
   const std::vector<std::vector<double>> ones = {
       std::vector<double>(a_.rows, 1.0)};
-  EXPECT_EQ(client->Solve("listed", ones).status().code(),
-            absl::StatusCode::kFailedPrecondition);
+  absl::Status unfactorized = client->Solve("listed", ones).status();
+  EXPECT_EQ(unfactorized.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(ErrorReason(unfactorized), "NOT_FACTORIZED");
   absl::StatusOr<int64_t> freed = client->Release("listed");
   ASSERT_TRUE(freed.ok()) << freed.status();
   EXPECT_GT(*freed, 0);
-  EXPECT_EQ(client->Factorize("listed").status().code(),
-            absl::StatusCode::kNotFound);
+  absl::Status released = client->Factorize("listed").status();
+  EXPECT_EQ(released.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ErrorReason(released), "NOT_FOUND");
   EXPECT_EQ(client->Release("listed").status().code(),
             absl::StatusCode::kNotFound);
 
@@ -216,6 +219,88 @@ TEST_F(LoopbackTest, ListReleaseAndErrors) {
   absl::StatusOr<MatrixInfo> rejected = client->Upload(View(bad));
   EXPECT_EQ(rejected.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_FALSE(rejected.status().message().empty());
+  EXPECT_EQ(ErrorReason(rejected.status()), "INVALID_MATRIX");
+}
+
+TEST_F(LoopbackTest, GenerationsAdvanceAndAreChecked) {
+  std::unique_ptr<Client> client = ConnectTo(*server_);
+  absl::StatusOr<MatrixInfo> up = client->Upload(View(a_), "gen");
+  ASSERT_TRUE(up.ok()) << up.status();
+  EXPECT_EQ(up->generation, 1u);
+  EXPECT_EQ(up->factorized_generation, 0u);
+
+  std::vector<double> doubled = a_.values;
+  for (double& v : doubled) v *= 2;
+  absl::StatusOr<MatrixInfo> updated = client->UpdateValues("gen", doubled, 1);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(updated->generation, 2u);
+  // The same update retried: applied at most once.
+  absl::Status retried = client->UpdateValues("gen", doubled, 1).status();
+  EXPECT_EQ(retried.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(ErrorReason(retried), "GENERATION_MISMATCH");
+  EXPECT_EQ(ErrorMetadata(retried)["expected"], "1");
+  EXPECT_EQ(ErrorMetadata(retried)["current"], "2");
+
+  FactorizeOptions f = BlockJacobi();
+  f.expected_generation = 1;
+  EXPECT_EQ(ErrorReason(client->Factorize("gen", f).status()),
+            "GENERATION_MISMATCH");
+  f.expected_generation = 2;
+  absl::StatusOr<FactorizeResult> factor = client->Factorize("gen", f);
+  ASSERT_TRUE(factor.ok()) << factor.status();
+  EXPECT_EQ(factor->generation, 2u);
+
+  absl::StatusOr<MatrixInfo> held = client->GetMatrix("gen");
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_EQ(held->generation, 2u);
+  EXPECT_EQ(held->factorized_generation, 2u);
+  EXPECT_TRUE(held->factorized);
+  EXPECT_EQ(held->method, "block_jacobi");
+
+  SolveOptions s = Cg();
+  s.expected_generation = 2;
+  const std::vector<std::vector<double>> ones = {
+      std::vector<double>(a_.rows, 1.0)};
+  ASSERT_TRUE(client->Solve("gen", ones, s).ok());
+  s.expected_generation = 1;
+  EXPECT_EQ(ErrorReason(client->Solve("gen", ones, s).status()),
+            "GENERATION_MISMATCH");
+
+  // An upload under a held ID replaces it only when asked to.
+  absl::Status exists = client->Upload(View(a_), "gen").status();
+  EXPECT_EQ(exists.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(ErrorReason(exists), "ALREADY_EXISTS");
+  absl::StatusOr<MatrixInfo> replaced =
+      client->Upload(View(a_), "gen", UploadOptions{.replace = true});
+  ASSERT_TRUE(replaced.ok()) << replaced.status();
+  EXPECT_EQ(replaced->generation, 3u);
+}
+
+TEST_F(LoopbackTest, ListFollowsEveryPage) {
+  // More matrices than one page of List (500): 1 x 1 ones, cheap to hold.
+  std::unique_ptr<Client> client = ConnectTo(*server_);
+  const std::vector<int64_t> row_ptr = {0, 1};
+  const std::vector<int32_t> col_idx = {0};
+  const std::vector<double> values = {2.0};
+  const CsrArrays one{.n = 1,
+                      .structure = "general",
+                      .row_ptr = row_ptr,
+                      .col_idx = col_idx,
+                      .values = values};
+  constexpr int kMatrices = 520;
+  for (int k = 0; k < kMatrices; ++k) {
+    char id[16];
+    std::snprintf(id, sizeof(id), "tiny-%04d", k);
+    ASSERT_TRUE(client->Upload(one, id).ok()) << id;
+  }
+  absl::StatusOr<std::vector<MatrixInfo>> list = client->List();
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->size(), static_cast<size_t>(kMatrices));
+  for (int k = 0; k < kMatrices; ++k) {  // sorted by ID, each once
+    char id[16];
+    std::snprintf(id, sizeof(id), "tiny-%04d", k);
+    EXPECT_EQ((*list)[k].id, id);
+  }
 }
 
 }  // namespace

@@ -1,14 +1,16 @@
-// Transparent re-upload (ConnectOptions::reupload_on_not_found, issue 8):
-// a daemon restarted on the same port has lost every matrix and answers
-// NOT_FOUND; a client that kept its copy uploads it again under the same ID,
-// refactorizes when needed, retries once, and gets the right answer. Without
-// the option the same sequence gets NOT_FOUND.
+// Transparent re-upload (ConnectOptions::reupload_on_not_found): a daemon
+// restarted on the same port has lost every matrix and answers NOT_FOUND; a
+// client that kept its copy uploads it again under the same ID, refactorizes
+// when needed, retries once, and gets the right answer; the retried call
+// adopts the generation the re-upload got. Without the option the same
+// sequence gets NOT_FOUND.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/time/clock.h"
 #include "client/factord_client.h"
+#include "client/matrix_arrays.h"
 #include "factord/matrix/csr.h"
 #include "factord/matrix/matrix_market.h"
 #include "factord/solver/residual.h"
@@ -32,13 +34,7 @@ std::unique_ptr<server::Server> StartOn(int port) {
   return s.ok() ? *std::move(s) : nullptr;
 }
 
-CsrArrays View(const CsrMatrix& a) {
-  return CsrArrays{.n = a.rows,
-                   .structure = std::string(StructureName(a.structure)),
-                   .row_ptr = a.row_ptr,
-                   .col_idx = a.col_idx,
-                   .values = a.values};
-}
+CsrArrays View(const CsrMatrix& a) { return ArraysOf(a); }
 
 FactorizeOptions Ldlt() {
   FactorizeOptions o;
@@ -176,6 +172,49 @@ TEST_F(ReuploadTest, FactorizeAfterRestartReuploadsOnce) {
   absl::StatusOr<std::vector<SolveResult>> s = client->Solve("f", rhs_);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_LE(Residual(a_, (*s)[0]), 1e-10);
+}
+
+TEST_F(ReuploadTest, RetriedCallsAdoptTheGenerationOfTheReupload) {
+  std::unique_ptr<Client> client = Connect(/*reupload=*/true);
+  absl::StatusOr<MatrixInfo> up = client->Upload(View(a_), "gen");
+  ASSERT_TRUE(up.ok()) << up.status();
+  EXPECT_EQ(up->generation, 1u);
+  CsrMatrix doubled = a_;
+  for (double& v : doubled.values) v *= 2;
+  absl::StatusOr<MatrixInfo> updated =
+      client->UpdateValues("gen", doubled.values, /*expected_generation=*/1);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(updated->generation, 2u);
+  Restart(*client);
+
+  // The caller expects generation 2, the copy's: the new daemon gets the
+  // copy and the factorization expects what the re-upload got.
+  FactorizeOptions ldlt = Ldlt();
+  ldlt.expected_generation = 2;
+  absl::StatusOr<FactorizeResult> f = client->Factorize("gen", ldlt);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(client->reuploads(), 1);
+  absl::StatusOr<MatrixInfo> held = client->GetMatrix("gen");
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_EQ(f->generation, held->generation);
+  EXPECT_EQ(held->factorized_generation, held->generation);
+  SolveOptions solve;
+  solve.expected_generation = f->generation;
+  absl::StatusOr<std::vector<SolveResult>> s =
+      client->Solve("gen", rhs_, solve);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_LE(Residual(doubled, (*s)[0]), 1e-10);
+
+  // After another restart, a stale expectation is refused by the client
+  // itself (the new daemon cannot know), and nothing is uploaded.
+  Restart(*client);
+  absl::Status stale =
+      client->UpdateValues("gen", a_.values, f->generation + 5).status();
+  EXPECT_EQ(stale.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(ErrorReason(stale), "GENERATION_MISMATCH");
+  EXPECT_EQ(ErrorMetadata(stale)["expected"],
+            std::to_string(f->generation + 5));
+  EXPECT_EQ(client->reuploads(), 1);
 }
 
 TEST_F(ReuploadTest, ReleasedOrUnknownMatricesStayNotFound) {

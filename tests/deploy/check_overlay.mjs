@@ -1,6 +1,6 @@
 // Checks one rendered kustomize overlay (the output of `kubectl kustomize`):
 // every object against the Kubernetes / Prometheus Operator schema
-// (k8s_schema.mjs), then what factord's deployment needs (DESIGN.md,
+// (k8s_schema.mjs), then what factord's deployment needs (docs/design.md,
 // deploy/README.md): gRPC health probes, non-root read-only containers,
 // resources, the flags ConfigMap, Services, ServiceMonitor, PDB, and
 // nvidia.com/gpu in the GPU overlay only.
@@ -37,7 +37,7 @@ const c = pod.spec.containers.find((x) => x.name === "factord");
 expect(c, "container named factord");
 if (!c) process.exit(1);
 
-// Health: grpc.health.v1 on the gRPC port (DESIGN.md, Health).
+// Health: grpc.health.v1 on the gRPC port (docs/design.md, Health and logs).
 const grpcPort = c.ports?.find((p) => p.name === "grpc")?.containerPort;
 const metricsPort = c.ports?.find((p) => p.name === "metrics")?.containerPort;
 expect(grpcPort === 50051 && metricsPort === 9464,

@@ -1,4 +1,4 @@
-# The checks of deploy/ (issue 7), as ctest tests named deploy.*; included
+# The checks of deploy/, as ctest tests named deploy.*; included
 # from tests/CMakeLists.txt. Each is a script in tests/deploy that fails,
 # never skips, when a tool it needs is missing (saying which and how to get
 # it). deploy.install_tools runs scripts/install_ops_tools.sh first (a fixture:

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import YAML from "yaml";
 
-// Panels issue 7 asks for, by title.
+// Panels the dashboard must have (deploy/README.md, Dashboards), by title.
 const REQUIRED_PANELS = [
   "Request rate by RPC", "Error ratio by RPC", "p50 latency by RPC",
   "p99 latency by RPC", "Factorize duration by method and backend",

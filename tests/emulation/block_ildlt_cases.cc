@@ -244,14 +244,13 @@ BlockIldltCase PlantedBlockIldltCase(const std::string& name) {
 
 std::vector<BlockIldltCase> RealBlockIldltCases() {
   std::vector<BlockIldltCase> cases;
-  if (!testing::HaveSharedData()) return cases;
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"494_bus (SPD)", testing::SharedDataPath("matrices/494_bus.mtx")},
-      {"dual1 KKT", testing::SharedDataPath("kkt/dual1/2x2/iter_5/K_5.mtx")},
+      {"494_bus (SPD)", testing::TestDataPath("494_bus.mtx")},
+      {"dual1 KKT", testing::TestDataPath("kkt/dual1/2x2/iter_5/K_5.mtx")},
       {"cvxqp1_s KKT 3x3",
-       testing::SharedDataPath("kkt/cvxqp1_s/3x3/iter_10/K_10.mtx")},
+       testing::TestDataPath("kkt/cvxqp1_s/3x3/iter_10/K_10.mtx")},
       {"qpcboei1 KKT",
-       testing::SharedDataPath("kkt/qpcboei1/2x2/iter_10/K_10.mtx")}};
+       testing::TestDataPath("kkt/qpcboei1/2x2/iter_10/K_10.mtx")}};
   for (const auto& [name, path] : files) {
     auto a = ReadMatrixMarket(path);
     if (!a.ok()) std::abort();

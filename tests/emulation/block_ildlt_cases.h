@@ -2,7 +2,7 @@
 // (kernels/cuda/factor/block_ildlt_launch.cu) against the serial reference
 // (S1 §IV-B as src/factor/block_ildlt_numeric.cc runs it for
 // Backend::kReference): planted matrices with the edge cases of the
-// numeric phase and real matrices of ../shared/data, run through the same
+// numeric phase and real matrices of tests/data, run through the same
 // scaling and scatter, then compared bit for bit.
 #ifndef FACTORD_TESTS_EMULATION_BLOCK_ILDLT_CASES_H_
 #define FACTORD_TESTS_EMULATION_BLOCK_ILDLT_CASES_H_
@@ -33,9 +33,9 @@ struct BlockIldltCase {
 std::vector<BlockIldltCase> PlantedBlockIldltCases();
 // The case of that name (aborts the test binary when there is none).
 BlockIldltCase PlantedBlockIldltCase(const std::string& name);
-// Real matrices: ../shared/data/matrices/494_bus.mtx (SPD) and three small
-// KKT systems, with the analysis defaults (AMD, cosine blocking, level of
-// fill 1, dropping on); empty without ../shared/data.
+// Real matrices of tests/data: 494_bus.mtx (SPD) and three small KKT
+// systems, with the analysis defaults (AMD, cosine blocking, level of fill
+// 1, dropping on).
 std::vector<BlockIldltCase> RealBlockIldltCases();
 
 // Everything the numeric phase writes.

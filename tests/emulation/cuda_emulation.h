@@ -3,7 +3,7 @@
 // FACTORD_CUDA_EMULATION and include this header first, which
 // kernels/cuda/cuda_launch.cuh does) and run on the CPU.
 //
-// Model (DESIGN.md, "How the emulation can work"):
+// Model (docs/design.md, "CUDA emulation"):
 // - the blocks of a launch run one after another, in a seeded random order;
 // - the threads of a block are fibers (ucontext) on the calling OS thread,
 //   switched by a scheduler that picks the next runnable fiber at random from

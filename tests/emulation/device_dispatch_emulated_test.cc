@@ -108,7 +108,7 @@ class EmulatedCudaBackend : public ::testing::Test {
 };
 
 TEST_F(EmulatedCudaBackend, BlockJacobiCgOn1138BusEqualsReference) {
-  auto a = Load(testing::SharedDataPath("matrices/1138_bus.mtx"), true);
+  auto a = Load(testing::TestDataPath("1138_bus.mtx"), true);
   FactorOptions options;
   options.method = Method::kBlockJacobi;
   Outcome run = ExpectSameAsReference(a, options, Krylov::kCg);
@@ -121,7 +121,7 @@ TEST_F(EmulatedCudaBackend, BlockJacobiCgOn1138BusEqualsReference) {
 }
 
 TEST_F(EmulatedCudaBackend, IcWithJacobiSweepsOn1138BusEqualsReference) {
-  auto a = Load(testing::SharedDataPath("matrices/1138_bus.mtx"), true);
+  auto a = Load(testing::TestDataPath("1138_bus.mtx"), true);
   FactorOptions options;
   options.method = Method::kIc;
   options.trisolve = TriangularSolve::kJacobi;

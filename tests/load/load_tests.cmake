@@ -1,4 +1,4 @@
-# The load smoke test (issue 8): a short run of tests/load/run_load.sh,
+# The load smoke test: a short run of tests/load/run_load.sh,
 # 4 clients x 20 operations and a 10 s soak. The full run (32 x 200, 5-minute
 # soak) is `tests/load/run_load.sh BUILD_DIR` without the environment below.
 if(TARGET factord AND TARGET factord-load)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load and soak run of factord (issue 8, "Load"): starts factord on free
+# Load and soak run of factord: starts factord on free
 # loopback ports, runs factord-load (32 clients x 200 operations of the
 # standard workload, --json), then a soak that repeats rounds for
 # FACTORD_SOAK_SECONDS (300) while sampling the daemon's VmRSS, and prints
@@ -37,7 +37,7 @@ trap cleanup EXIT
 
 # The log exists before the daemon starts: a background command's
 # redirection happens in the child, which may not have run when the loop
-# below first reads the log (load.smoke failed so on a busy machine).
+# below first reads the log (the first read can win that race).
 : >"$work/factord.log"
 "$factord" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
   >"$work/factord.log" 2>&1 &

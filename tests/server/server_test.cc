@@ -1,5 +1,5 @@
 // The Server object: start-up checks, shutdown, and resident memory after
-// many rejected uploads (issue 2, "done when").
+// many rejected uploads (no memory kept from a refused stream).
 #include "server/server.h"
 
 #include <unistd.h>

@@ -12,6 +12,8 @@
 
 #include "factord/matrix/csr.h"
 #include "factord/v1/solver.grpc.pb.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "server/server.h"
@@ -70,6 +72,31 @@ inline v1::Structure WireStructure(const CsrMatrix& a) {
   return v1::STRUCTURE_UNSPECIFIED;
 }
 
+// The ErrorInfo of a failed call's google.rpc.Status details (empty reason
+// when there are none), and its RetryInfo / BadRequest when present.
+struct WireError {
+  google::rpc::ErrorInfo info;
+  bool has_retry = false;
+  google::rpc::RetryInfo retry;
+  google::rpc::BadRequest bad_request;
+};
+inline WireError DecodeError(const grpc::Status& status) {
+  WireError out;
+  google::rpc::Status details;
+  if (!details.ParseFromString(status.error_details())) return out;
+  for (const google::protobuf::Any& any : details.details()) {
+    if (any.Is<google::rpc::ErrorInfo>()) any.UnpackTo(&out.info);
+    if (any.Is<google::rpc::RetryInfo>()) {
+      out.has_retry = any.UnpackTo(&out.retry);
+    }
+    if (any.Is<google::rpc::BadRequest>()) any.UnpackTo(&out.bad_request);
+  }
+  return out;
+}
+inline std::string Reason(const grpc::Status& status) {
+  return DecodeError(status).info.reason();
+}
+
 class ServiceTest : public ::testing::Test {
  protected:
   void SetUp() override { StartServer(TestConfig()); }
@@ -89,11 +116,13 @@ class ServiceTest : public ::testing::Test {
   // Uploads `a` as CSR, `rows_per_chunk` rows per message (entries follow
   // their rows; a zero splits every row's entries over two messages).
   grpc::Status UploadCsr(const std::string& id, const CsrMatrix& a,
-                         int rows_per_chunk, v1::MatrixInfo* info) {
+                         int rows_per_chunk, v1::MatrixInfo* info,
+                         bool replace = false) {
     grpc::ClientContext ctx;
     auto writer = stub_->UploadMatrix(&ctx, info);
     v1::UploadRequest header;
     header.mutable_header()->set_id(id);
+    header.mutable_header()->set_replace(replace);
     header.mutable_header()->set_n(a.rows);
     header.mutable_header()->set_nnz(a.nnz());
     header.mutable_header()->set_structure(WireStructure(a));
@@ -142,10 +171,12 @@ class ServiceTest : public ::testing::Test {
 
   grpc::Status Factorize(const std::string& id, v1::Method method,
                          v1::FactorizeReply* reply,
-                         const v1::FactorOptions& options = {}) {
+                         const v1::FactorOptions& options = {},
+                         uint64_t expected_generation = 0) {
     grpc::ClientContext ctx;
     v1::FactorizeRequest req;
     req.set_id(id);
+    req.set_expected_generation(expected_generation);
     req.set_method(method);
     *req.mutable_options() = options;
     return stub_->Factorize(&ctx, req, reply);
@@ -162,7 +193,8 @@ class ServiceTest : public ::testing::Test {
   grpc::Status Solve(const std::string& id,
                      const std::vector<std::vector<double>>& rhs, int chunk,
                      std::map<uint32_t, Solution>* out,
-                     const v1::SolveOptions& options = {}) {
+                     const v1::SolveOptions& options = {},
+                     uint64_t expected_generation = 0) {
     grpc::ClientContext ctx;
     auto stream = stub_->Solve(&ctx);
     bool first = true;
@@ -175,6 +207,7 @@ class ServiceTest : public ::testing::Test {
         v1::SolveRequest req;
         if (first) {
           req.set_id(id);
+          req.set_expected_generation(expected_generation);
           *req.mutable_options() = options;
           first = false;
         }

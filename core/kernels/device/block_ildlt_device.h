@@ -43,7 +43,7 @@ struct BlockIldltNumericArrays {
   std::span<uint8_t> column_status;
 };
 
-// The request's cancellation check (ExecContext::CheckCancelled, issue 8),
+// The request's cancellation check (ExecContext::CheckCancelled),
 // which the device numeric phase calls on the host before each level's
 // launches once the levels before it have finished or are the only work in
 // flight (see the backend); a non-OK status (CANCELLED, DEADLINE_EXCEEDED)

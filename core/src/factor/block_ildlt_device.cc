@@ -16,8 +16,9 @@ absl::StatusOr<bool> FactorBlockIldltOnDevice(
   absl::StatusOr<DeviceContext*> device =
       linalg::BeginDeviceCall(ctx, kKernel, bytes);
   if (!device.ok()) return device.status();
-  // Issue 8: the request's check between levels. A stop is the request's
-  // status, not a device error: it is not recorded in the device context.
+  // The request's cancellation check between levels. A stop is the
+  // request's status, not a device error: it is not recorded in the device
+  // context.
   absl::Status stop;
   const absl::Status status = (*device)->kernels().FactorBlockIldlt(
       (*device)->stream(), s, params, arrays, [&ctx, &stop] {

@@ -253,8 +253,8 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
     for (int level = 0; level < s.num_levels; ++level) {
       for (int64_t b = s.level_ptr[level]; b < s.level_ptr[level + 1]; ++b) {
         // Every block column: with a high fill level one column's pull
-        // updates can take long, and a check is one clock read
-        // (cancel-to-stop, issue 8).
+        // updates can take long, and a check is one clock read, so a
+        // cancelled or expired request stops within one column.
         if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
         const int32_t j = s.level_blocks[b];
         columns.Prepare(j, &scratch, &counts[j]);

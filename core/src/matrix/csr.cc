@@ -1,5 +1,5 @@
 // PatternHash: the cache key that lets matrices with the same sparsity
-// pattern share one analysis (DESIGN.md, "analyze").
+// pattern share one analysis (docs/design.md, "Numerical pipeline").
 //
 // A 64-bit multiply-xorshift hash (the SplitMix64 finalizer applied to each
 // word, folded with a multiply) over the dimensions, the structure and the

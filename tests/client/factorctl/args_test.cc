@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "client/status_details.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -137,7 +138,7 @@ TEST(ArgsTest, ScalingAndBlockingFlags) {
   absl::StatusOr<CommandLine> d = Parse({"run", "m.mtx"});
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(d->factorize.scaling, "auto");
-  EXPECT_EQ(d->factorize.blocking, "rb");
+  EXPECT_EQ(d->factorize.blocking, "");  // the server's default (rb)
   for (const char* scaling :
        {"auto", "none", "ruiz", "matching", "column_norm"}) {
     const std::string flag = std::string("--scaling=") + scaling;
@@ -157,8 +158,65 @@ TEST(ArgsTest, ScalingAndBlockingFlags) {
   bad = Parse({"run", "m.mtx", "--blocking=cosine"}).status();
   EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad.message(), HasSubstr("rb|br"));
+  EXPECT_EQ(client::ErrorReason(bad), "INVALID_OPTION");
   EXPECT_THAT(std::string(Usage()), HasSubstr("--scaling=S"));
   EXPECT_THAT(std::string(Usage()), HasSubstr("--blocking=B"));
+}
+
+TEST(ArgsTest, EnumFlagsTakeTheContractNames) {
+  absl::StatusOr<CommandLine> c =
+      Parse({"run", "m.mtx", "--pivoting=bk", "--trisolve=exact",
+             "--method=jacobi_ldlt", "--krylov=bicgstab", "--ordering=gmc"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->factorize.pivoting, "bk");  // still accepted
+  c = Parse({"run", "m.mtx", "--pivoting=bunch_kaufman"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->factorize.pivoting, "bunch_kaufman");
+  for (std::vector<const char*> args :
+       {std::vector<const char*>{"run", "m.mtx", "--method=cholesky"},
+        std::vector<const char*>{"run", "m.mtx", "--krylov=minres"},
+        std::vector<const char*>{"run", "m.mtx", "--ordering=nd"},
+        std::vector<const char*>{"run", "m.mtx", "--pivoting=partial"},
+        std::vector<const char*>{"run", "m.mtx", "--trisolve=gauss"}}) {
+    absl::Status s = Parse(args).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << args[2];
+    EXPECT_THAT(s.message(), HasSubstr(args[2])) << s;
+    EXPECT_EQ(client::ErrorReason(s), "INVALID_OPTION") << args[2];
+    EXPECT_EQ(client::FieldViolations(s).size(), 1u) << args[2];
+  }
+}
+
+TEST(ArgsTest, GenerationsReplaceAndGet) {
+  absl::StatusOr<CommandLine> c =
+      Parse({"update", "m.mtx", "--id=m", "--expected_generation=12"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->expected_generation, 12u);
+  EXPECT_FALSE(c->replace);
+  c = Parse({"upload", "m.mtx", "--id=m", "--replace"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->replace);
+  EXPECT_EQ(c->expected_generation, 0u);
+  c = Parse({"get", "--id=m"});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->command, "get");
+  EXPECT_THAT(Parse({"get"}).status().message(), HasSubstr("--id"));
+  EXPECT_EQ(
+      Parse({"solve", "--id=m", "--expected_generation=-1"}).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(Usage()), HasSubstr("--expected_generation=G"));
+  EXPECT_THAT(std::string(Usage()), HasSubstr("get --id=ID"));
+}
+
+TEST(ArgsTest, JsonIsFoundEvenWhenTheLineDoesNotParse) {
+  auto json = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "factorctl");
+    return JsonRequested(static_cast<int>(args.size()), args.data());
+  };
+  EXPECT_TRUE(json({"--bogus", "list", "--json"}));
+  EXPECT_TRUE(json({"-json", "frobnicate"}));
+  EXPECT_FALSE(json({"list", "--json=false"}));
+  EXPECT_FALSE(json({"list", "--", "--json"}));
+  EXPECT_FALSE(json({"list"}));
 }
 
 TEST(ArgsTest, HelpNeedsNoCommand) {

@@ -1,6 +1,6 @@
 // factorctl end to end: the built binary (FACTORCTL_PATH) against a factord
 // Server in-process on loopback; its stdout is parsed as JSON and its exit
-// status and stderr checked on failures.
+// status, stderr and (with --json) failure object checked on failures.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -299,6 +299,7 @@ TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
   EXPECT_EQ(u["id"].text, "spd01");
   EXPECT_EQ(u["n"].number, 1024);
   EXPECT_EQ(u["structure"].text, "spd_lower");
+  EXPECT_EQ(u["generation"].number, 1);
   EXPECT_TRUE(u["timings"].Has("upload_s"));
 
   Invocation fac =
@@ -337,6 +338,15 @@ TEST_F(FactorctlTest, StepByStepWithServerFromTheEnvironment) {
   Invocation info = Factorctl("info --json", env);
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_EQ(ParseJson(info)["backend"].text, "cpu");
+
+  Invocation get = Factorctl("get --json --id=spd01", env);
+  ASSERT_EQ(get.exit_code, 0) << get.err;
+  Json g = ParseJson(get);
+  EXPECT_EQ(g["id"].text, "spd01");
+  EXPECT_EQ(g["n"].number, 1024);
+  EXPECT_EQ(g["generation"].number, 1);
+  EXPECT_EQ(g["factorized_generation"].number, 1);
+  EXPECT_EQ(g["matrix_method"].text, "block_jacobi");
 
   Invocation rel = Factorctl("release --json --id=spd01", env);
   ASSERT_EQ(rel.exit_code, 0) << rel.err;
@@ -446,6 +456,46 @@ TEST_F(FactorctlTest, BlockIldltBlockingReachesTheDaemon) {
   EXPECT_LT(blocks["br"], blocks["rb"]);
 }
 
+TEST_F(FactorctlTest, ReplaceAndExpectedGeneration) {
+  const std::string matrix = testing::TestDataPath("494_bus.mtx");
+  Invocation up = Factorctl("--json upload " + matrix + " --id=g " + Server());
+  ASSERT_EQ(up.exit_code, 0) << up.err;
+  EXPECT_EQ(ParseJson(up)["generation"].number, 1);
+
+  Invocation again =
+      Factorctl("--json upload " + matrix + " --id=g " + Server());
+  EXPECT_NE(again.exit_code, 0);
+  Json a = ParseJson(again);
+  EXPECT_EQ(a["code"].text, "ALREADY_EXISTS");
+  EXPECT_EQ(a["reason"].text, "ALREADY_EXISTS");
+
+  Invocation replaced =
+      Factorctl("--json upload " + matrix + " --id=g --replace " + Server());
+  ASSERT_EQ(replaced.exit_code, 0) << replaced.err;
+  EXPECT_EQ(ParseJson(replaced)["generation"].number, 2);
+
+  Invocation update = Factorctl("--json update " + matrix +
+                                " --id=g --expected_generation=2 " + Server());
+  ASSERT_EQ(update.exit_code, 0) << update.err;
+  EXPECT_EQ(ParseJson(update)["generation"].number, 3);
+
+  // The same update retried is refused, with both generations.
+  Invocation retry = Factorctl("--json update " + matrix +
+                               " --id=g --expected_generation=2 " + Server());
+  EXPECT_NE(retry.exit_code, 0);
+  EXPECT_EQ(retry.err.rfind("ABORTED:", 0), 0u) << retry.err;
+  EXPECT_NE(retry.err.find("[GENERATION_MISMATCH]"), std::string::npos)
+      << retry.err;
+  Json r = ParseJson(retry);
+  EXPECT_EQ(r["command"].text, "update");
+  EXPECT_EQ(r["id"].text, "g");
+  EXPECT_EQ(r["code"].text, "ABORTED");
+  EXPECT_EQ(r["reason"].text, "GENERATION_MISMATCH");
+  EXPECT_EQ(r["metadata"]["expected"].text, "2");
+  EXPECT_EQ(r["metadata"]["current"].text, "3");
+  EXPECT_FALSE(r["message"].text.empty());
+}
+
 TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
   const std::string bad =
       ::testing::TempDir() + "/bad." + std::to_string(::getpid()) + ".mtx";
@@ -456,8 +506,34 @@ TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
   }
   Invocation r = Factorctl("--json run " + bad + " " + Server());
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT: line 4:", 0), 0u) << r.err;
+  // With --json the failure is also one object on stdout.
+  Json failure = ParseJson(r);
+  EXPECT_EQ(failure["command"].text, "run");
+  EXPECT_EQ(failure["code"].text, "INVALID_ARGUMENT");
+  EXPECT_TRUE(failure.Has("reason"));  // "": a local file, not the server
+  EXPECT_EQ(failure["message"].text.rfind("line 4:", 0), 0u)
+      << failure["message"].text;
+
+  r = Factorctl("--json factorize --id=unknown " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("NOT_FOUND:", 0), 0u) << r.err;
+  failure = ParseJson(r);
+  EXPECT_EQ(failure["code"].text, "NOT_FOUND");
+  EXPECT_EQ(failure["reason"].text, "NOT_FOUND");
+  EXPECT_EQ(failure["id"].text, "unknown");
+
+  r = Factorctl("--json --method=cholesky run m.mtx " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  failure = ParseJson(r);
+  EXPECT_EQ(failure["code"].text, "INVALID_ARGUMENT");
+  EXPECT_EQ(failure["reason"].text, "INVALID_OPTION");
+  ASSERT_EQ(failure["field_violations"].items.size(), 1u);
+  EXPECT_EQ(failure["field_violations"].items[0]["field"].text, "method");
+
+  r = Factorctl("--bogus list --json " + Server());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(ParseJson(r)["code"].text, "INVALID_ARGUMENT");
 
   r = Factorctl("run /no/such/file.mtx " + Server());
   EXPECT_NE(r.exit_code, 0);

@@ -81,7 +81,10 @@ StrategyRun RunOne(std::shared_ptr<const CsrMatrix> a,
 
 TEST(BlockIldltBrKkt, RbAgainstBrOnTwoByTwoSystems) {
   const std::vector<KktFile> files = TwoByTwoFiles();
-  if (files.empty()) GTEST_SKIP() << "no ../shared/data/kkt here";
+  if (files.empty()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "RB against BR blocking on every 2x2 KKT system of kkt/");
+  }
   int rb_ok = 0, br_ok = 0, total = 0;
   double rb_s = 0, br_s = 0;
   int64_t rb_sparse = 0, br_sparse = 0, rb_slots = 0, br_slots = 0;

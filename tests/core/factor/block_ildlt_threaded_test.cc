@@ -402,7 +402,10 @@ std::vector<testing::KktSystem> SomeKktSystems() {
 
 TEST(BlockIldltThreaded, KktSystemsCpuEqualsReference) {
   const std::vector<testing::KktSystem> systems = SomeKktSystems();
-  if (systems.empty()) GTEST_SKIP() << "no ../shared/data/kkt here";
+  if (systems.empty()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "cpu against reference on six KKT systems of kkt/");
+  }
   EXPECT_EQ(systems.size(), 6u);
   for (const testing::KktSystem& k : systems) {
     auto a = ReadMatrixMarket(k.matrix);
@@ -558,7 +561,10 @@ TEST(BlockIldltThreaded, TimingOneAgainstTwoThreads) {
           1e3 * apply_s[1]);
     }
   }
-  if (found == 0) GTEST_SKIP() << "no ../shared/data/kkt here";
+  if (found == 0) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "the 1 against 2 threads timing on the largest KKT systems of kkt/");
+  }
 }
 
 }  // namespace

@@ -129,7 +129,7 @@ TEST(IncompleteMethodTest, ManyJacobiSweepsMatchExact) {
 }
 
 TEST(IncompleteMethodTest, PcgOn494Bus) {
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/494_bus.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
   Solved exact = RunIncomplete(shared, Ic(0));
@@ -143,7 +143,7 @@ TEST(IncompleteMethodTest, PcgOn494Bus) {
 }
 
 TEST(IncompleteMethodTest, IluOnUnsymmetric) {
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/west0479.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("west0479.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   FactorOptions o;
   o.method = Method::kIlu;
@@ -154,7 +154,7 @@ TEST(IncompleteMethodTest, IluOnUnsymmetric) {
 }
 
 TEST(IncompleteMethodTest, BlockJacobiTrisolveConvergesOn494Bus) {
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/494_bus.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
   Solved exact = RunIncomplete(shared, Ic(0));
@@ -181,7 +181,7 @@ TEST(IncompleteMethodTest, BlockJacobiTrisolveConvergesOn494Bus) {
 }
 
 TEST(IncompleteMethodTest, BlockSizeOptionShapesTheBlocks) {
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/494_bus.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
   FactorOptions o = Ic(0, TriangularSolve::kBlockJacobi, 2);
@@ -198,7 +198,7 @@ TEST(IncompleteMethodTest, ColumnNormScalingKeepsThePreconditionedIteration) {
   // With a unit L the factor of S A S is a similarity transform of that of
   // A, so PCG takes (up to rounding) the same iterations; measured, not
   // assumed: a difference of more than 2 iterations fails.
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/1138_bus.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("1138_bus.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   auto shared = std::make_shared<const CsrMatrix>(*std::move(a));
   for (TriangularSolve t : {TriangularSolve::kExact, TriangularSolve::kJacobi,
@@ -246,7 +246,7 @@ TEST(IncompleteMethodTest, CancelledBeforeAnalysisAndFactorization) {
 
 TEST(IncompleteMethodTest, BreakdownIsShiftedAndReported) {
   // bcsstk13: IC(0) has non-positive pivots; A + alpha diag(A) is used.
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/bcsstk13.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("bcsstk13.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   Solved s =
       RunIncomplete(std::make_shared<const CsrMatrix>(*std::move(a)), Ic(0));

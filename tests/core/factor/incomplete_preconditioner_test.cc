@@ -22,7 +22,7 @@ namespace {
 class IncompletePreconditionerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/494_bus.mtx"));
+    auto a = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
     ASSERT_TRUE(a.ok()) << a.status();
     a_ = *std::move(a);
     FactorOptions o;

@@ -1,7 +1,8 @@
 // Method ldlt on the real KKT systems of ../shared/data/kkt (every problem,
 // 2x2 and 3x3 forms, every iteration) and on the saddle-point variant of
-// each 2x2 system (its (2,2) diagonal set to 0, entries kept), then on the
-// symmetric matrices with values in ../shared/data/matrices.
+// each 2x2 system (its (2,2) diagonal set to 0, entries kept), skipped
+// without that set; then on the symmetric matrices with values that
+// tests/data bundles.
 //
 // Expected inertia from the structure the data README documents: the
 // leading rows have a negative diagonal (the (1,1) block -(H + D), negative
@@ -167,7 +168,11 @@ void CheckSystem(const std::string& name, std::shared_ptr<const CsrMatrix> a,
 }
 
 TEST(LdltKkt, EveryKktSystemAndItsSaddlePointVariant) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  if (!testing::HaveSharedData()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "the sweep over every KKT system of kkt/ and its saddle-point "
+        "variant");
+  }
   const std::vector<KktSystem> systems = FindKktSystems();
   ASSERT_GT(systems.size(), 50u);
   std::printf("%zu KKT systems\n", systems.size());
@@ -203,11 +208,10 @@ TEST(LdltKkt, EveryKktSystemAndItsSaddlePointVariant) {
 }
 
 TEST(LdltKkt, SymmetricCollectionMatrices) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
   double worst = 0;
   for (const char* name : {"494_bus", "1138_bus", "bcsstk13"}) {
-    auto a = ReadMatrixMarket(
-        testing::SharedDataPath(std::string("matrices/") + name + ".mtx"));
+    auto a =
+        ReadMatrixMarket(testing::TestDataPath(std::string(name) + ".mtx"));
     ASSERT_TRUE(a.ok()) << name << ": " << a.status();
     const int64_t n = a->rows;
     // SPD: every pivot positive.
@@ -218,8 +222,8 @@ TEST(LdltKkt, SymmetricCollectionMatrices) {
   // dense Bunch-Kaufman on the same matrix.
   for (const char* name :
        {"hangGlider_2", "tumorAntiAngiogenesis_2", "reorientation_1"}) {
-    auto a = ReadMatrixMarket(
-        testing::SharedDataPath(std::string("matrices/") + name + ".mtx"));
+    auto a =
+        ReadMatrixMarket(testing::TestDataPath(std::string(name) + ".mtx"));
     ASSERT_TRUE(a.ok()) << name << ": " << a.status();
     const Inertia expected = testing::LapackInertia(*a);
     ASSERT_EQ(expected.zero, 0) << name;
@@ -230,8 +234,7 @@ TEST(LdltKkt, SymmetricCollectionMatrices) {
 }
 
 TEST(LdltKkt, SingularZeniosIsFlagged) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
-  auto a = ReadMatrixMarket(testing::SharedDataPath("matrices/zenios.mtx"));
+  auto a = ReadMatrixMarket(testing::TestDataPath("zenios.mtx"));
   ASSERT_TRUE(a.ok()) << a.status();
   auto run = testing::RunLdlt(std::make_shared<const CsrMatrix>(*a), {});
   ASSERT_TRUE(run.ok()) << run.status();

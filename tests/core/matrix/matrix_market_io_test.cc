@@ -173,7 +173,10 @@ TEST(MatrixMarketIo, ReadsRealRightHandSides) {
 
 // Every KKT system of ../shared/data/kkt with its right-hand side.
 TEST(MatrixMarketIo, ReadsEveryKktSystemWithItsRhs) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  if (!testing::HaveSharedData()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "reading every KKT system of kkt/ with its right-hand side");
+  }
   int systems = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(
            testing::SharedDataPath("kkt"))) {

@@ -306,7 +306,10 @@ TEST(MatrixMarket, ReadsTestData) {
 }
 
 TEST(MatrixMarket, ReadsSharedMatrices) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  if (!testing::HaveSharedData()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "reading every matrix of matrices/ (tests/data's are read above)");
+  }
   int files = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(
            testing::SharedDataPath("matrices"))) {

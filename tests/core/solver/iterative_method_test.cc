@@ -1,6 +1,6 @@
 // The iterative method family through the solver facade: tiny systems with
 // known answers, the method/Krylov choices, analysis reuse, singular blocks,
-// cancellation, and the foundation issue's acceptance numbers on real
+// cancellation, and acceptance figures on real
 // matrices (block_jacobi + CG on the SPD ones, GMRES(50) on the ReSolve
 // symmetric and unsymmetric ones; tolerance 1e-8, 1000 iterations).
 #include <cmath>
@@ -217,7 +217,10 @@ TEST(IterativeMethod, BadOptionsAreInvalidArgument) {
 // The other matrices with values in ../shared/data/matrices: a converged
 // result or a clear not_converged / breakdown status, never an error.
 TEST(IterativeMethod, OtherSharedMatricesGetAStatusNotAnError) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  if (!testing::HaveSharedData()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "block_jacobi on the 13 other matrices with values of matrices/");
+  }
   const char* kMatrices[] = {
       "hangGlider_2.mtx",    "tumorAntiAngiogenesis_2.mtx",
       "reorientation_1.mtx", "zenios.mtx",

@@ -1,4 +1,4 @@
-// Cancel-to-stop latency (issue 8): long factorizations and solves are
+// Cancel-to-stop latency: long factorizations and solves are
 // cancelled at a random point, by a client TryCancel or by a short deadline,
 // and the time from the cancel until the server's work is gone is measured.
 // Work is gone when /metrics reports no RPC in flight: the Factorize reactor

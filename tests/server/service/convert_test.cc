@@ -149,7 +149,7 @@ TEST(Convert, ReportsGoOnTheWire) {
   r.factorize_s = 0.5;
   pb::FactorizeReply reply;
   FactorReportToProto(r, Method::kLdlt, &reply);
-  EXPECT_EQ(reply.method(), "ldlt");
+  EXPECT_EQ(reply.method(), v1::METHOD_LDLT);
   EXPECT_EQ(reply.factor_status(), pb::FACTOR_STATUS_PERTURBED);
   EXPECT_EQ(reply.inertia().positive(), 5);
   EXPECT_EQ(reply.inertia().negative(), 3);

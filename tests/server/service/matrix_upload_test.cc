@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
+#include "server/error_reason.h"
 
 namespace factord::server {
 namespace {
@@ -64,15 +64,21 @@ TEST(MatrixUpload, CooInAnyOrderKeepsExplicitZeros) {
   EXPECT_EQ(a->values, (std::vector<double>{2.0, -1.0, 0.0}));
 }
 
-TEST(MatrixUpload, EmptyIdGetsAUuid) {
+TEST(MatrixUpload, AnUploadMustNameItsMatrix) {
   ServerConfig config;
+  for (const char* id : {"", "with space", "tab\tid"}) {
+    MatrixUpload up(&config);
+    const absl::Status s =
+        up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL, id));
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << id;
+    EXPECT_EQ(EffectiveReason(s), v1::INVALID_REQUEST) << id;
+    EXPECT_FALSE(up.has_header());
+  }
   MatrixUpload up(&config);
-  ASSERT_TRUE(up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL, "")).ok());
-  EXPECT_EQ(up.id().size(), 36u);
-  EXPECT_EQ(up.id()[14], '4');
-  absl::flat_hash_set<std::string> ids;
-  for (int i = 0; i < 100; ++i) ids.insert(NewUuid());
-  EXPECT_EQ(ids.size(), 100u);
+  EXPECT_EQ(up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL,
+                              std::string(257, 'x')))
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 absl::Status FirstError(MatrixUpload& up,

@@ -26,7 +26,7 @@ TEST_F(ServiceTest, BlockJacobiCgOn494BusIsDeterministic) {
                  << s.error_message();
   }
   ASSERT_TRUE(s.ok()) << s.error_message();
-  EXPECT_EQ(fr.method(), "block_jacobi");
+  EXPECT_EQ(fr.method(), v1::METHOD_BLOCK_JACOBI);
 
   v1::SolveOptions cg;
   cg.set_krylov(v1::KRYLOV_CG);

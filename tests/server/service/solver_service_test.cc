@@ -82,10 +82,150 @@ TEST_F(ServiceTest, UploadCsrInChunksAndCooGiveTheSameMatrix) {
   EXPECT_EQ(list.matrices_size(), 3);
 }
 
-TEST_F(ServiceTest, UploadWithoutIdGetsAUuid) {
+TEST_F(ServiceTest, UploadWithoutIdIsRefused) {
   v1::MatrixInfo info;
-  ASSERT_TRUE(UploadCsr("", Tridiagonal(3), 3, &info).ok());
-  EXPECT_EQ(info.id().size(), 36u);
+  grpc::Status s = UploadCsr("", Tridiagonal(3), 3, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Reason(s), "INVALID_REQUEST");
+  const WireError e = DecodeError(s);
+  ASSERT_EQ(e.bad_request.field_violations_size(), 1);
+  EXPECT_EQ(e.bad_request.field_violations(0).field(), "header.id");
+  EXPECT_EQ(e.info.domain(), "factord.v1");
+}
+
+TEST_F(ServiceTest, UploadOfAnExistingIdIsAlreadyExistsUnlessReplaced) {
+  v1::MatrixInfo info;
+  ASSERT_TRUE(UploadCsr("m", Tridiagonal(3), 3, &info).ok());
+  EXPECT_EQ(info.generation(), 1u);
+  grpc::Status s = UploadCsr("m", Tridiagonal(4), 4, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(Reason(s), "ALREADY_EXISTS");
+  ASSERT_TRUE(UploadCsr("m", Tridiagonal(4), 4, &info, /*replace=*/true).ok());
+  EXPECT_EQ(info.n(), 4);
+  EXPECT_EQ(info.generation(), 2u);
+  grpc::ClientContext ctx;
+  v1::GetMatrixRequest get;
+  get.set_id("m");
+  v1::MatrixInfo got;
+  ASSERT_TRUE(stub_->GetMatrix(&ctx, get, &got).ok());
+  EXPECT_EQ(got.n(), 4);
+  EXPECT_EQ(got.generation(), 2u);
+  EXPECT_FALSE(got.factorized());
+  EXPECT_EQ(got.method(), v1::METHOD_AUTO);
+}
+
+TEST_F(ServiceTest, GetMatrixOfAnUnknownIdIsNotFound) {
+  grpc::ClientContext ctx;
+  v1::GetMatrixRequest get;
+  get.set_id("nobody");
+  v1::MatrixInfo got;
+  grpc::Status s = stub_->GetMatrix(&ctx, get, &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Reason(s), "NOT_FOUND");
+  grpc::ClientContext ctx2;
+  get.set_id("");
+  s = stub_->GetMatrix(&ctx2, get, &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Reason(s), "INVALID_REQUEST");
+}
+
+TEST_F(ServiceTest, ListMatricesPagesInIdOrder) {
+  v1::MatrixInfo info;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 7; ++i) {
+    ids.push_back("m" + std::to_string(6 - i));
+    ASSERT_TRUE(UploadCsr(ids.back(), Tridiagonal(3), 3, &info).ok());
+  }
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::string> seen;
+  std::string token;
+  int pages = 0;
+  do {
+    grpc::ClientContext ctx;
+    v1::ListMatricesRequest req;
+    req.set_page_size(3);
+    req.set_page_token(token);
+    v1::ListMatricesReply reply;
+    ASSERT_TRUE(stub_->ListMatrices(&ctx, req, &reply).ok());
+    EXPECT_LE(reply.matrices_size(), 3);
+    for (const v1::MatrixInfo& m : reply.matrices()) seen.push_back(m.id());
+    token = reply.next_page_token();
+    ++pages;
+  } while (!token.empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(seen, ids);
+  grpc::ClientContext ctx;
+  v1::ListMatricesRequest bad;
+  bad.set_page_size(1001);
+  v1::ListMatricesReply reply;
+  grpc::Status s = stub_->ListMatrices(&ctx, bad, &reply);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Reason(s), "INVALID_REQUEST");
+}
+
+TEST_F(ServiceTest, GenerationsMakeRetriesSafe) {
+  const CsrMatrix a = Tridiagonal(6);
+  v1::MatrixInfo info;
+  ASSERT_TRUE(UploadCsr("g", a, 6, &info).ok());
+  ASSERT_EQ(info.generation(), 1u);
+  auto update = [&](double scale, uint64_t expected, v1::MatrixInfo* reply) {
+    grpc::ClientContext ctx;
+    auto writer = stub_->UpdateValues(&ctx, reply);
+    v1::UpdateValuesRequest req;
+    req.set_id("g");
+    req.set_expected_generation(expected);
+    for (double v : a.values) req.add_values(scale * v);
+    writer->Write(req);
+    writer->WritesDone();
+    return writer->Finish();
+  };
+  v1::MatrixInfo updated;
+  ASSERT_TRUE(update(2.0, 1, &updated).ok());
+  EXPECT_EQ(updated.generation(), 2u);
+  // The same update retried (its reply was lost, say): applied once only.
+  grpc::Status s = update(2.0, 1, &updated);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  const WireError e = DecodeError(s);
+  EXPECT_EQ(e.info.reason(), "GENERATION_MISMATCH");
+  EXPECT_EQ(e.info.metadata().at("expected"), "1");
+  EXPECT_EQ(e.info.metadata().at("current"), "2");
+  grpc::ClientContext ctx;
+  v1::GetMatrixRequest get;
+  get.set_id("g");
+  v1::MatrixInfo got;
+  ASSERT_TRUE(stub_->GetMatrix(&ctx, get, &got).ok());
+  EXPECT_EQ(got.generation(), 2u);
+
+  v1::FactorizeReply fr;
+  s = Factorize("g", v1::METHOD_LU, &fr, {}, /*expected_generation=*/1);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(Reason(s), "GENERATION_MISMATCH");
+  ASSERT_TRUE(Factorize("g", v1::METHOD_LU, &fr, {}, 2).ok());
+  EXPECT_EQ(fr.generation(), 2u);
+  EXPECT_EQ(fr.method(), v1::METHOD_LU);
+  EXPECT_EQ(fr.factor_status(), v1::FACTOR_STATUS_OK);
+
+  std::map<uint32_t, Solution> out;
+  const std::vector<double> b = Multiply(a, std::vector<double>(6, 1.0));
+  s = Solve("g", {b}, 6, &out, {}, /*expected_generation=*/1);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(Reason(s), "GENERATION_MISMATCH");
+  out.clear();
+  ASSERT_TRUE(Solve("g", {b}, 6, &out, {}, 2).ok());
+  EXPECT_EQ(out[0].report.status(), v1::SOLVE_STATUS_CONVERGED);
+  EXPECT_LT(MaxError(out[0].x, std::vector<double>(6, 0.5)), 1e-12);
+}
+
+TEST_F(ServiceTest, OversizedRequestMessagesAreRefusedWithTheirReason) {
+  ServerConfig config = TestConfig();
+  config.max_message_bytes = 4096;
+  StartServer(config);
+  const CsrMatrix a = Tridiagonal(200);  // one message: about 6 KiB
+  v1::MatrixInfo info;
+  grpc::Status s = UploadCsr("big", a, 400, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(Reason(s), "MESSAGE_TOO_LARGE") << s.error_message();
+  ASSERT_TRUE(UploadCsr("big", a, 20, &info).ok());  // 20 rows a message
 }
 
 TEST_F(ServiceTest, BadUploadsNameTheProblemAndTheDaemonKeepsServing) {
@@ -100,52 +240,54 @@ TEST_F(ServiceTest, BadUploadsNameTheProblemAndTheDaemonKeepsServing) {
     std::vector<v1::UploadRequest> messages;
     grpc::StatusCode code;
     std::string needle;
+    std::string reason;
   } cases[] = {
       {"column index out of range",
        {HeaderMessage("b", 3, 2), CooMessage({0, 1}, {0, 3}, {1, 1})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "column 3 out of range"},
+       "column 3 out of range", "INVALID_MATRIX"},
       {"row index out of range",
        {HeaderMessage("b", 3, 1), CooMessage({-1}, {0}, {1})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "row -1 out of range"},
+       "row -1 out of range", "INVALID_MATRIX"},
       {"NaN value",
        {HeaderMessage("b", 3, 2), CooMessage({0, 1}, {0, 1}, {1, nan})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "entry 1"},
+       "entry 1", "INVALID_MATRIX"},
       {"Inf value",
        {HeaderMessage("b", 3, 1), CooMessage({2}, {2}, {inf})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "not finite"},
+       "not finite", "INVALID_MATRIX"},
       {"declared nnz larger than the entries sent",
        {HeaderMessage("b", 3, 4), CooMessage({0, 1}, {0, 1}, {1, 1})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "2 of nnz = 4"},
+       "2 of nnz = 4", "INVALID_MATRIX"},
       {"more entries than the declared nnz",
        {HeaderMessage("b", 3, 1), CooMessage({0, 1}, {0, 1}, {1, 1})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "declared nnz = 1"},
+       "declared nnz = 1", "INVALID_MATRIX"},
       {"duplicate entry",
        {HeaderMessage("b", 3, 2), CooMessage({1, 1}, {0, 0}, {1, 1})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "duplicate"},
+       "duplicate", "INVALID_MATRIX"},
       {"n over the limit",
        {HeaderMessage("b", 1001, 1)},
        grpc::StatusCode::RESOURCE_EXHAUSTED,
-       "max_n = 1000"},
+       "max_n = 1000", "MATRIX_TOO_LARGE"},
       {"nnz over the limit",
        {HeaderMessage("b", 100, 5001)},
        grpc::StatusCode::RESOURCE_EXHAUSTED,
-       "max_nnz = 5000"},
+       "max_nnz = 5000", "MATRIX_TOO_LARGE"},
       {"no header",
        {CooMessage({0}, {0}, {1})},
        grpc::StatusCode::INVALID_ARGUMENT,
-       "before the header"},
+       "before the header", "INVALID_REQUEST"},
   };
   for (const Case& c : cases) {
     grpc::Status s = UploadRaw(c.messages);
     EXPECT_EQ(s.error_code(), c.code) << c.what << ": " << s.error_message();
     EXPECT_TRUE(Mentions(s, c.needle)) << c.what << ": " << s.error_message();
+    EXPECT_EQ(Reason(s), c.reason) << c.what;
   }
 
   // A CSR stream that stops half way: 3 of 6 rows.
@@ -233,7 +375,7 @@ TEST_F(ServiceTest, SolveThreeRightHandSidesInChunks) {
   v1::FactorizeReply fr;
   s = Factorize("A", v1::METHOD_LU, &fr);
   ASSERT_TRUE(s.ok()) << s.error_message();
-  EXPECT_EQ(fr.method(), "lu");
+  EXPECT_EQ(fr.method(), v1::METHOD_LU);
   EXPECT_EQ(fr.factor_status(), v1::FACTOR_STATUS_OK);
   EXPECT_FALSE(fr.analysis_reused());
 
@@ -273,6 +415,7 @@ TEST_F(ServiceTest, SolveBeforeFactorizeAndOnStaleValuesIsFailedPrecondition) {
   grpc::Status s = Solve("ipm", {b}, 20, &out);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_TRUE(Mentions(s, "Factorize")) << s.error_message();
+  EXPECT_EQ(Reason(s), "NOT_FACTORIZED");
 
   v1::FactorizeReply fr;
   s = Factorize("ipm", v1::METHOD_LU, &fr);
@@ -301,6 +444,7 @@ TEST_F(ServiceTest, SolveBeforeFactorizeAndOnStaleValuesIsFailedPrecondition) {
   s = Solve("ipm", {b}, 20, &out);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_TRUE(Mentions(s, "UpdateValues")) << s.error_message();
+  EXPECT_EQ(Reason(s), "STALE_FACTOR");
 
   s = Factorize("ipm", v1::METHOD_LU, &fr);
   ASSERT_TRUE(s.ok()) << s.error_message();
@@ -446,9 +590,9 @@ TEST_F(ServiceTest, CacheBudgetEvictsLeastRecentlyUsed) {
   grpc::ClientContext ctx;
   v1::ListMatricesReply list;
   ASSERT_TRUE(stub_->ListMatrices(&ctx, {}, &list).ok());
-  ASSERT_EQ(list.matrices_size(), 2);
-  EXPECT_EQ(list.matrices(0).id(), "third");
-  EXPECT_EQ(list.matrices(1).id(), "second");
+  ASSERT_EQ(list.matrices_size(), 2);  // listed in ID order
+  EXPECT_EQ(list.matrices(0).id(), "second");
+  EXPECT_EQ(list.matrices(1).id(), "third");
 }
 
 TEST_F(ServiceTest, FactorizationOverTheBudgetIsResourceExhausted) {

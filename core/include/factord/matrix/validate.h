@@ -1,4 +1,5 @@
-// Validation of a CSR matrix at the API boundary (DESIGN.md, "validate").
+// Validation of a CSR matrix at the API boundary (docs/design.md,
+// "Numerical pipeline").
 //
 // Everything downstream (kernels, UMFPACK, the caches) assumes a valid
 // matrix, so invalid input is checked once, here, and the error names the

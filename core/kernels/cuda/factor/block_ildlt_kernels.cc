@@ -170,7 +170,7 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
   factor.keep = keep.data();
   factor.pool = pool.data();
   factor.status = column_status.data();
-  // The request's check before every level (issue 8). Launches return at
+  // The request's cancellation check before every level. Launches return at
   // once, so a host loop that only checked would enqueue (and check) every
   // level long before the device reaches it, and a cancel would wait for the
   // whole factorization. Level l is therefore launched only once level l-2

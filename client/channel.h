@@ -1,0 +1,39 @@
+// The gRPC side of a Client: channel, stub, credentials (plaintext, TLS,
+// mutual TLS), the bearer token, and the metadata every call carries.
+// Internal to the client library.
+#ifndef FACTORD_CLIENT_CHANNEL_H_
+#define FACTORD_CLIENT_CHANNEL_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "client/factord_client.h"
+#include "factord/v1/solver.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+
+namespace factord::client::internal {
+
+struct ClientChannel {
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<::factord::v1::Solver::Stub> stub;
+  std::string token;  // ConnectOptions::token, else $FACTORD_TOKEN
+  absl::Duration rpc_timeout = absl::InfiniteDuration();
+};
+
+// A channel to `target` as `options` ask. InvalidArgument (INVALID_OPTION,
+// naming the option) when a TLS file cannot be read; UNAVAILABLE when
+// options.connect_timeout is positive and the channel does not connect in
+// time.
+absl::StatusOr<std::unique_ptr<ClientChannel>> OpenChannel(
+    absl::string_view target, const ConnectOptions& options);
+
+// Sets the deadline, the bearer token and, when `matrix_id` is not empty,
+// the routing header kMatrixIdHeader of one call.
+void PrepareCall(const ClientChannel& channel, absl::string_view matrix_id,
+                 grpc::ClientContext* context);
+
+}  // namespace factord::client::internal
+
+#endif  // FACTORD_CLIENT_CHANNEL_H_

@@ -1,0 +1,84 @@
+// A failed call's google.rpc.Status as absl::Status payloads; client-made
+// errors in the same shape (see grpc_status.h).
+#include "client/grpc_status.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "client/status_details.h"
+#include "google/protobuf/any.pb.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+
+namespace factord::client::internal {
+namespace {
+
+// The reason of an error that carries none, from what gRPC itself reports
+// when a call fails on the client's side or in transport.
+absl::string_view FallbackReason(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kResourceExhausted:
+      // gRPC: "Received message larger than max (N vs. M)", "Sent ...".
+      return absl::StrContains(status.message(), "message larger than max")
+                 ? "MESSAGE_TOO_LARGE"
+                 : "";
+    case absl::StatusCode::kUnavailable:
+      return "UNAVAILABLE";
+    case absl::StatusCode::kDeadlineExceeded:
+      return "DEADLINE_EXCEEDED";
+    case absl::StatusCode::kCancelled:
+      return "CANCELLED";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+absl::Status FromGrpcStatus(const grpc::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  absl::Status result(static_cast<absl::StatusCode>(status.error_code()),
+                      status.error_message());
+  google::rpc::Status details;
+  if (!status.error_details().empty() &&
+      details.ParseFromString(status.error_details())) {
+    for (const google::protobuf::Any& any : details.details()) {
+      // Kept under the canonical prefix whatever prefix the sender used.
+      absl::string_view type = any.type_url();
+      if (size_t slash = type.rfind('/'); slash != absl::string_view::npos) {
+        type.remove_prefix(slash + 1);
+      }
+      result.SetPayload(absl::StrCat(kTypeUrlPrefix, type),
+                        absl::Cord(any.value()));
+    }
+  }
+  if (ErrorReason(result).empty()) {
+    if (absl::string_view reason = FallbackReason(result); !reason.empty()) {
+      google::rpc::ErrorInfo info;
+      info.set_reason(std::string(reason));
+      info.set_domain(kErrorDomain);
+      SetDetail(result, info);
+    }
+  }
+  return result;
+}
+
+absl::Status ClientError(absl::StatusCode code, absl::string_view reason,
+                         absl::string_view message, absl::string_view field,
+                         const std::map<std::string, std::string>& metadata) {
+  absl::Status status(code, message);
+  google::rpc::ErrorInfo info;
+  info.set_reason(std::string(reason));
+  info.set_domain(kErrorDomain);
+  info.mutable_metadata()->insert(metadata.begin(), metadata.end());
+  SetDetail(status, info);
+  if (!field.empty()) {
+    google::rpc::BadRequest bad;
+    google::rpc::BadRequest::FieldViolation* v = bad.add_field_violations();
+    v->set_field(std::string(field));
+    v->set_description(std::string(message));
+    SetDetail(status, bad);
+  }
+  return status;
+}
+
+}  // namespace factord::client::internal
