@@ -151,6 +151,10 @@ struct FactorizeOptions {
   double shift_rest = 0;
   int64_t shift_count = 0;
   bool deterministic = false;
+  // Threshold u of the pivot test |l_ij| <= 1/u in (0, 0.5] (ldlt,
+  // block_ildlt, jacobi_ldlt); unset: the server's 0.01. Raise it for a more
+  // accurate factorization.
+  std::optional<double> pivot_threshold;
   // Factorize only if the matrix is at this generation (0: no check).
   uint64_t expected_generation = 0;
 };
@@ -214,6 +218,22 @@ struct SolveResult {
   std::string message;
 };
 
+// One interior-point iteration (Client::Step): the factorization options
+// (method, shifts, pivot threshold; factorize.expected_generation is the
+// generation the matrix must be at before the new values), an optional
+// per-entry diagonal shift (n entries, added to the scalar shifts), and the
+// solve options of the right-hand sides.
+struct StepOptions {
+  FactorizeOptions factorize;
+  std::span<const double> diagonal_shift;
+  SolveOptions solve;
+};
+
+struct StepResult {
+  FactorizeResult factorization;  // its generation: the matrix's now
+  std::vector<SolveResult> solutions;  // in the order of the right-hand sides
+};
+
 struct ServerInfo {
   std::string version;
   std::string backend;
@@ -274,6 +294,17 @@ class Client {
       absl::string_view id, const std::vector<std::vector<double>>& rhs,
       const SolveOptions& options = {});
 
+  // One interior-point iteration in one round trip (the Step RPC): replaces
+  // the values of `id` with `values` (empty: keeps the values it holds),
+  // factorizes with options.factorize (reusing the analysis), and solves
+  // every right-hand side. With options.factorize.expected_generation not 0
+  // the values are applied only if the matrix is at that generation, so a
+  // retried Step is applied at most once (ABORTED, GENERATION_MISMATCH).
+  absl::StatusOr<StepResult> Step(
+      absl::string_view id, std::span<const double> values,
+      std::span<const std::span<const double>> rhs,
+      const StepOptions& options = {});
+
   // Frees the matrix and its factors on the server; returns bytes freed.
   absl::StatusOr<int64_t> Release(absl::string_view id);
 
@@ -305,6 +336,10 @@ class Client {
   absl::StatusOr<std::vector<SolveResult>> SolveOnce(
       absl::string_view id, std::span<const std::span<const double>> rhs,
       const SolveOptions& options);
+  absl::StatusOr<StepResult> StepOnce(
+      absl::string_view id, std::span<const double> values,
+      std::span<const std::span<const double>> rhs,
+      const StepOptions& options);
   // Uploads the kept copy of `id` again (after NOT_FOUND) and, when
   // `refactorize` and the kept values were factorized, factorizes it with
   // the last options. NotFound when no copy is kept. The reply's generation

@@ -12,17 +12,9 @@
 namespace factord::client {
 
 // The wire name of a CSR structure ("general", "symmetric_lower",
-// "spd_lower").
+// "spd_lower"): the core's StructureName (factord_matrix_io).
 inline std::string StructureWireName(Structure structure) {
-  switch (structure) {
-    case Structure::kGeneral:
-      return "general";
-    case Structure::kSymmetricLower:
-      return "symmetric_lower";
-    case Structure::kSpdLower:
-      return "spd_lower";
-  }
-  return "general";
+  return std::string(StructureName(structure));
 }
 
 // Arrays borrowed from `a` (square: n = a.rows), valid while `a` lives and

@@ -130,6 +130,7 @@ absl::StatusOr<pb::FactorizeRequest> ToFactorizeRequest(
   p->set_shift_rest(o.shift_rest);
   p->set_shift_count(o.shift_count);
   p->set_deterministic(o.deterministic);
+  if (o.pivot_threshold) p->set_pivot_threshold(*o.pivot_threshold);
   return request;
 }
 

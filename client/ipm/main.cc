@@ -7,7 +7,7 @@
 //
 // Prints one line per iteration (JSON with --json) and a final line with
 // status, objective and iterations. The final JSON line also reports the
-// per-iteration byte budget of issue 4, 1.1 (8 nnz + 16 dim) + 4 KiB for the
+// per-iteration byte budget, 1.1 (8 nnz + 16 dim) + 4 KiB for the
 // KKT matrix (dim = N + m, nnz its stored lower triangle), the largest bytes
 // any iteration after the first sent, and whether every factorization after
 // the first reused the analysis. Exit code: 0 optimal, 2 not optimal, 1 error.

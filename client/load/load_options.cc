@@ -1,6 +1,5 @@
 #include "client/load/load_options.h"
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -125,19 +124,10 @@ absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv) {
   return options;
 }
 
-std::vector<MatrixSpec> StandardWorkload(const std::string& tests_data_dir,
-                                         const std::string& shared_data_dir) {
-  std::vector<MatrixSpec> specs;
-  specs.push_back({tests_data_dir + "/bcsstk13.mtx", "ldlt", "auto"});
-  const std::string shared_kkt =
-      shared_data_dir + "/kkt/cvxqp1_s/2x2/iter_0/K_0.mtx";
-  if (std::filesystem::exists(shared_kkt)) {
-    specs.push_back({shared_kkt, "ldlt", "auto"});
-  } else {
-    specs.push_back(
-        {tests_data_dir + "/kkt/hs21/2x2/iter_0/K_0.mtx", "ldlt", "auto"});
-  }
-  return specs;
+std::vector<MatrixSpec> StandardWorkload(const std::string& tests_data_dir) {
+  return {
+      {tests_data_dir + "/bcsstk13.mtx", "ldlt", "auto"},
+      {tests_data_dir + "/kkt/cvxqp1_s/2x2/iter_0/K_0.mtx", "ldlt", "auto"}};
 }
 
 }  // namespace factord::load

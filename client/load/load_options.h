@@ -41,11 +41,10 @@ std::string LoadUsage();
 // `--help` yields a NotFound status whose message is the usage text.
 absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv);
 
-// The standard workload: bcsstk13 (ldlt) from `tests_data_dir`, and the KKT
-// system cvxqp1_s iter_0 (n = 550, ldlt) from `shared_data_dir`, or
-// tests/data/kkt/hs21 when the shared folder is missing.
-std::vector<MatrixSpec> StandardWorkload(const std::string& tests_data_dir,
-                                         const std::string& shared_data_dir);
+// The standard workload, both from the source tree's tests/data
+// (`tests_data_dir`): bcsstk13 (ldlt) and the KKT system
+// kkt/cvxqp1_s/2x2/iter_0/K_0.mtx (n = 550, ldlt).
+std::vector<MatrixSpec> StandardWorkload(const std::string& tests_data_dir);
 
 }  // namespace factord::load
 

@@ -28,8 +28,9 @@
 namespace factord::load {
 namespace {
 
-// The source tree's tests/data: next to the working directory, or two or
-// three levels above the executable (build-x/client/factord-load).
+// The source tree's tests/data: below the working directory, or below a
+// folder above the executable (build-x/client/factord-load finds the
+// tests/data of the tree that holds build-x).
 std::string FindTestsData() {
   namespace fs = std::filesystem;
   std::vector<fs::path> candidates = {fs::current_path() / "tests/data"};
@@ -85,11 +86,7 @@ std::string Json(const LoadOptions& options, const LoadStats::Summary& s,
 int Run(const LoadOptions& options_in) {
   LoadOptions options = options_in;
   if (options.matrices.empty()) {
-    const std::string tests_data = FindTestsData();
-    options.matrices = StandardWorkload(
-        tests_data, (std::filesystem::path(tests_data) / "../../../shared/data")
-                        .lexically_normal()
-                        .string());
+    options.matrices = StandardWorkload(FindTestsData());
   }
   std::vector<LoadMatrix> matrices;
   for (const MatrixSpec& spec : options.matrices) {

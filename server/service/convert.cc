@@ -272,6 +272,14 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
   out.shift_first = in.shift_first();
   out.shift_rest = in.shift_rest();
   out.shift_count = in.shift_count();
+  if (in.has_pivot_threshold()) {
+    if (!(in.pivot_threshold() > 0) || !(in.pivot_threshold() <= 0.5)) {
+      return Invalid("options.pivot_threshold",
+                     absl::StrCat("= ", in.pivot_threshold(),
+                                  " is outside (0, 0.5]"));
+    }
+    out.pivot_threshold = in.pivot_threshold();
+  }
   return out;
 }
 

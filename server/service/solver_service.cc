@@ -15,6 +15,7 @@
 #include "server/service/request_opening.h"
 #include "server/service/solve_reactor.h"
 #include "server/service/status_mapping.h"
+#include "server/service/step_reactor.h"
 #include "server/service/update_values_reactor.h"
 #include "server/service/upload_reactor.h"
 
@@ -76,6 +77,14 @@ grpc::ServerUnaryReactor* SolverService::Factorize(
 grpc::ServerBidiReactor<v1::SolveRequest, v1::SolveReply>* SolverService::Solve(
     grpc::CallbackServerContext* context) {
   auto* reactor = state_->reactors->Adopt(std::make_unique<SolveReactor>(
+      state_, context, Admit(*state_, *context)));
+  reactor->Start();
+  return reactor;
+}
+
+grpc::ServerBidiReactor<v1::StepRequest, v1::StepReply>* SolverService::Step(
+    grpc::CallbackServerContext* context) {
+  auto* reactor = state_->reactors->Adopt(std::make_unique<StepReactor>(
       state_, context, Admit(*state_, *context)));
   reactor->Start();
   return reactor;

@@ -32,6 +32,8 @@ class SolverService final : public v1::Solver::CallbackService {
   grpc::ServerUnaryReactor* ListMatrices(grpc::CallbackServerContext* context,
                                          const v1::ListMatricesRequest* request,
                                          v1::ListMatricesReply* reply) override;
+  grpc::ServerBidiReactor<v1::StepRequest, v1::StepReply>* Step(
+      grpc::CallbackServerContext* context) override;
   grpc::ServerUnaryReactor* ServerInfo(grpc::CallbackServerContext* context,
                                        const v1::ServerInfoRequest* request,
                                        v1::ServerInfoReply* reply) override;

@@ -1,9 +1,9 @@
-// Names of the core's enums, as they appear in logs, JSON and metric labels.
+// Names of the core's enums, as they appear in logs, JSON and metric labels
+// (StructureName is in src/matrix/csr.cc, part of factord_matrix_io).
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "factord/base/exec_context.h"
-#include "factord/matrix/csr.h"
 #include "factord/solver/options.h"
 #include "factord/solver/report.h"
 
@@ -17,18 +17,6 @@ absl::string_view BackendName(Backend backend) {
       return "cpu";
     case Backend::kCuda:
       return "cuda";
-  }
-  return "unknown";
-}
-
-absl::string_view StructureName(Structure structure) {
-  switch (structure) {
-    case Structure::kGeneral:
-      return "general";
-    case Structure::kSymmetricLower:
-      return "symmetric_lower";
-    case Structure::kSpdLower:
-      return "spd_lower";
   }
   return "unknown";
 }

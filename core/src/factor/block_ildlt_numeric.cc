@@ -41,7 +41,8 @@ namespace {
 kernels::DenseLdltParams PivotParams(const FactorOptions& options,
                                      double max_abs) {
   kernels::DenseLdltParams params =
-      internal::DensePivotParams(options.pivoting, max_abs);
+      internal::DensePivotParams(options.pivoting, options.pivot_threshold,
+                                max_abs);
   params.force = true;
   return params;
 }
@@ -133,9 +134,7 @@ absl::Status ScatterScaledBlocks(const CsrMatrix& a,
   }
   const int64_t n = s.n, nb = s.num_blocks();
   // IPM shifts on the stored values (and on diagonals outside the pattern).
-  auto shift_of = [&](int64_t i) {
-    return i < options.shift_count ? options.shift_first : options.shift_rest;
-  };
+  auto shift_of = [&](int64_t i) { return options.ShiftOf(i); };
   std::vector<double> stored = a.values;
   std::vector<uint8_t> has_diagonal(n, 0);
   for (int64_t i = 0; i < n; ++i) {

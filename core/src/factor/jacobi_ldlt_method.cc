@@ -149,6 +149,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeJacobiLdlt(
   sweep.epsilon = options.epsilon;
   sweep.delta = options.delta;
   sweep.pivoting = options.pivoting;
+  sweep.pivot_threshold = options.pivot_threshold;
   auto run = RunJacobiLdlt(*a, options, analysis->structure(), analysis->plan(),
                            sweep, kJacobiLdltPushBack, ctx);
   if (!run.ok()) return run.status();

@@ -67,6 +67,7 @@ struct JacobiSweepOptions {
   double epsilon = 0.1;  // S2 Alg. 2 threshold, relative to max|S A S|
   double delta = 0.95;   // eps <- eps * delta after every sweep
   Pivoting pivoting = Pivoting::kBunchKaufman;
+  double pivot_threshold = 0.01;  // u of the blocks' pivot test
   // sweep_errors: BlockProductError (S2 Fig. 3, the default) or, when set,
   // BlockReconstructionError (the residual on the pattern).
   bool pattern_error = false;

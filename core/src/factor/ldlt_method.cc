@@ -64,22 +64,16 @@ namespace {
 // Refinement stops when a step no longer helps or after this many steps.
 constexpr int kMaxRefinementSteps = 10;
 
-// The IPM shift of diagonal entry i: shift_first on the first shift_count
-// diagonal entries, shift_rest on the others.
-double ShiftOf(const FactorOptions& options, int64_t i) {
-  return i < options.shift_count ? options.shift_first : options.shift_rest;
-}
-
 // a.values with the IPM shifts added to the stored diagonal entries, or
 // empty when there are no shifts (then a.values are the values).
 std::vector<double> ShiftedValues(const CsrMatrix& a,
                                   const FactorOptions& options) {
   std::vector<double> values;
-  if (options.shift_first == 0 && options.shift_rest == 0) return values;
+  if (!options.HasShift()) return values;
   values = a.values;
   for (int64_t i = 0; i < a.rows; ++i) {
     for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      if (a.col_idx[k] == i) values[k] += ShiftOf(options, i);
+      if (a.col_idx[k] == i) values[k] += options.ShiftOf(i);
     }
   }
   return values;
@@ -264,7 +258,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   Timer timer;
 
   // IPM regularization on the stored values.
-  auto shift_of = [&](int64_t i) { return ShiftOf(options, i); };
+  auto shift_of = [&](int64_t i) { return options.ShiftOf(i); };
   const std::vector<double> values = ShiftedValues(*a, options);
   std::span<const double> stored = values.empty()
                                        ? std::span<const double>(a->values)
@@ -317,7 +311,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   timer.Reset();
 
   const kernels::DenseLdltParams params =
-      DensePivotParams(options.pivoting, max_abs);
+      DensePivotParams(options.pivoting, options.pivot_threshold, max_abs);
   FrontFactors fronts;
   std::vector<FrontCounts> counts;
   absl::Status status = ctx.backend == Backend::kReference

@@ -278,7 +278,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLu(
     return absl::InvalidArgumentError(
         "FactorizeLu needs a matrix and an analysis made by AnalyzeLu");
   }
-  if (options.shift_first != 0 || options.shift_rest != 0) {
+  if (options.HasShift()) {
     return absl::InvalidArgumentError(
         "method lu does not apply diagonal shifts (use ldlt)");
   }

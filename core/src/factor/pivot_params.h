@@ -12,15 +12,16 @@
 
 namespace factord::internal {
 
-// Threshold u of the pivot test: |l_ij| <= 1/u (MA57's default 0.01).
-inline constexpr double kPivotThreshold = 0.01;
 // A pivot smaller than this times max|S A S| is numerically zero.
 inline constexpr double kTinyPivot = 1e-13;
 
-// Static, Bunch-Kaufman or rook pivoting with the threshold above; `max_abs`
-// is max|S A S| of the scaled matrix (zero pivots and perturbations are
-// relative to it); perturbation sqrt(eps) * max_abs as the last resort.
+// Static, Bunch-Kaufman or rook pivoting with the threshold u of the pivot
+// test |l_ij| <= 1/u (FactorOptions::pivot_threshold, MA57's default 0.01);
+// `max_abs` is max|S A S| of the scaled matrix (zero pivots and
+// perturbations are relative to it); perturbation sqrt(eps) * max_abs as
+// the last resort.
 inline kernels::DenseLdltParams DensePivotParams(Pivoting pivoting,
+                                                 double threshold,
                                                  double max_abs) {
   kernels::DenseLdltParams params;
   switch (pivoting) {
@@ -34,7 +35,7 @@ inline kernels::DenseLdltParams DensePivotParams(Pivoting pivoting,
       params.pivoting = kernels::kDenseBunchKaufman;
       break;
   }
-  params.threshold = kPivotThreshold;
+  params.threshold = threshold;
   const double scale = max_abs > 0 ? max_abs : 1.0;
   params.tiny = kTinyPivot * scale;
   params.perturbation =

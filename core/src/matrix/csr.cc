@@ -1,5 +1,7 @@
-// PatternHash: the cache key that lets matrices with the same sparsity
-// pattern share one analysis (docs/design.md, "Numerical pipeline").
+// StructureName (here rather than with the other enum names so that
+// factord_matrix_io provides it to the client programs), and PatternHash: the
+// cache key that lets matrices with the same sparsity pattern share one
+// analysis (docs/design.md, "Numerical pipeline").
 //
 // A 64-bit multiply-xorshift hash (the SplitMix64 finalizer applied to each
 // word, folded with a multiply) over the dimensions, the structure and the
@@ -43,6 +45,18 @@ class PatternHasher {
 };
 
 }  // namespace
+
+absl::string_view StructureName(Structure structure) {
+  switch (structure) {
+    case Structure::kGeneral:
+      return "general";
+    case Structure::kSymmetricLower:
+      return "symmetric_lower";
+    case Structure::kSpdLower:
+      return "spd_lower";
+  }
+  return "unknown";
+}
 
 uint64_t PatternHash(const CsrMatrix& a) {
   PatternHasher hasher;

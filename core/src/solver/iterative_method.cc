@@ -218,12 +218,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIterative(
   timer.Reset();
   // IPM regularization of the preconditioner's diagonal.
   std::vector<double> shift;
-  if (options.shift_first != 0 || options.shift_rest != 0) {
+  if (options.HasShift()) {
     shift.resize(a->rows);
-    for (int64_t i = 0; i < a->rows; ++i) {
-      shift[i] =
-          i < options.shift_count ? options.shift_first : options.shift_rest;
-    }
+    for (int64_t i = 0; i < a->rows; ++i) shift[i] = options.ShiftOf(i);
   }
   std::unique_ptr<Preconditioner> preconditioner;
   int64_t preconditioner_bytes = 0;

@@ -379,20 +379,14 @@ TEST_F(FactorctlTest, LdltWithMatchingScalingOnKktSystems) {
   // quasi-definite, so its inertia is one negative pivot per negative
   // diagonal entry and one positive per positive one (../shared/data
   // README), counted here from the file.
-  std::vector<std::string> systems = {"kkt/hs21/2x2/iter_5/K_5"};
-  if (testing::HaveSharedData()) {
-    systems.push_back("kkt/cvxqp1_s/2x2/iter_10/K_10");
-    systems.push_back("kkt/qpcboei1/2x2/iter_10/K_10");
-  }
+  const std::vector<std::string> systems = {"kkt/hs21/2x2/iter_5/K_5",
+                                            "kkt/cvxqp1_s/2x2/iter_10/K_10",
+                                            "kkt/qpcboei1/2x2/iter_10/K_10"};
   for (const std::string& system : systems) {
     const std::string dir = system.substr(0, system.rfind('/') + 1);
     const std::string k = system.substr(system.rfind('_') + 1);
-    const bool local = system.rfind("kkt/hs21/", 0) == 0;
-    const std::string matrix = local ? testing::TestDataPath(system + ".mtx")
-                                     : testing::SharedDataPath(system + ".mtx");
-    const std::string rhs =
-        local ? testing::TestDataPath(dir + "rhs_" + k + ".rhs")
-              : testing::SharedDataPath(dir + "rhs_" + k + ".rhs");
+    const std::string matrix = testing::TestDataPath(system + ".mtx");
+    const std::string rhs = testing::TestDataPath(dir + "rhs_" + k + ".rhs");
     absl::StatusOr<CsrMatrix> a = ReadMatrixMarket(matrix);
     ASSERT_TRUE(a.ok()) << system << ": " << a.status();
     int64_t negative = 0, positive = 0;

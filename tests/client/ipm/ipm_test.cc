@@ -83,8 +83,8 @@ TEST(IpmTest, ConvexQpWithOffDiagonalQ) {
 
 TEST(IpmTest, OneFactorizationAndTwoSolvesPerIteration) {
   absl::StatusOr<QpProblem> p =
-      ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
-  if (!p.ok()) GTEST_SKIP() << p.status();
+      ReadMpsFile(testing::TestDataPath("lp/afiro.mps.gz"));
+  ASSERT_TRUE(p.ok()) << p.status();
   DenseKktSolver kkt;
   int iterations = 0;
   int64_t max_bytes = 0;
@@ -122,8 +122,8 @@ class StubbornSolver : public DenseKktSolver {
 
 TEST(IpmTest, WrongInertiaRaisesShiftsWithoutResendingValues) {
   absl::StatusOr<QpProblem> p =
-      ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
-  if (!p.ok()) GTEST_SKIP() << p.status();
+      ReadMpsFile(testing::TestDataPath("lp/afiro.mps.gz"));
+  ASSERT_TRUE(p.ok()) << p.status();
   StubbornSolver kkt;
   double max_shift = 0;
   int iterations = 0;
@@ -166,8 +166,8 @@ class SingularUntilRegularized : public DenseKktSolver {
 
 TEST(IpmTest, WithoutShiftsRegularizationIsResentInValues) {
   absl::StatusOr<QpProblem> p =
-      ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
-  if (!p.ok()) GTEST_SKIP() << p.status();
+      ReadMpsFile(testing::TestDataPath("lp/afiro.mps.gz"));
+  ASSERT_TRUE(p.ok()) << p.status();
   SingularUntilRegularized kkt;
   IpmOptions options;
   options.regularization_in_shifts = false;
@@ -185,7 +185,7 @@ TEST(IpmTest, WithoutShiftsRegularizationIsResentInValues) {
 
 std::map<std::string, double> Optima(const std::string& set) {
   std::map<std::string, double> optima;
-  std::ifstream table(testing::SharedDataPath(set + "/optimal.tsv"));
+  std::ifstream table(testing::TestDataPath(set + "/optimal.tsv"));
   std::string line;
   std::getline(table, line);
   while (std::getline(table, line)) {
@@ -196,13 +196,13 @@ std::map<std::string, double> Optima(const std::string& set) {
 }
 
 TEST(IpmTest, SmallNetlibLpsReachPublishedOptima) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
   std::map<std::string, double> optima = Optima("lp");
   for (const char* name : {"afiro", "sc50a", "sc50b", "blend", "kb2",
                            "adlittle", "share2b", "recipe"}) {
     absl::StatusOr<QpProblem> p = ReadMpsFile(
-        testing::SharedDataPath(std::string("lp/") + name + ".mps.gz"));
+        testing::TestDataPath(std::string("lp/") + name + ".mps.gz"));
     ASSERT_TRUE(p.ok()) << p.status();
+    ASSERT_EQ(optima.count(name), 1u) << name << " has no published optimum";
     DenseKktSolver kkt;
     absl::StatusOr<IpmResult> r = SolveQp(*p, kkt, IpmOptions{});
     ASSERT_TRUE(r.ok()) << r.status();
@@ -216,13 +216,13 @@ TEST(IpmTest, SmallNetlibLpsReachPublishedOptima) {
 }
 
 TEST(IpmTest, SmallMarosMeszarosQpsReachPublishedOptima) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
   std::map<std::string, double> optima = Optima("qp");
   for (const char* name : {"HS21", "HS35", "HS51", "HS53", "GENHS28", "QAFIRO",
                            "QPTEST", "TAME", "DUALC1", "LOTSCHD"}) {
-    absl::StatusOr<QpProblem> p = ReadMpsFile(
-        testing::SharedDataPath(std::string("qp/") + name + ".SIF"));
+    absl::StatusOr<QpProblem> p =
+        ReadMpsFile(testing::TestDataPath(std::string("qp/") + name + ".SIF"));
     ASSERT_TRUE(p.ok()) << p.status();
+    ASSERT_EQ(optima.count(name), 1u) << name << " has no published optimum";
     DenseKktSolver kkt;
     absl::StatusOr<IpmResult> r = SolveQp(*p, kkt, IpmOptions{});
     ASSERT_TRUE(r.ok()) << r.status();
@@ -280,8 +280,8 @@ TEST(IpmTest, ProblemsWithoutRowsOrWithAllColumnsFixed) {
 
 TEST(IpmTest, MaxIterationsIsReported) {
   absl::StatusOr<QpProblem> p =
-      ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
-  if (!p.ok()) GTEST_SKIP() << p.status();
+      ReadMpsFile(testing::TestDataPath("lp/afiro.mps.gz"));
+  ASSERT_TRUE(p.ok()) << p.status();
   DenseKktSolver kkt;
   IpmOptions options;
   options.max_iterations = 2;

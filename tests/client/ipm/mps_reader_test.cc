@@ -240,7 +240,10 @@ TEST(MpsReaderTest, MissingFileIsNotFound) {
 }
 
 TEST(MpsReaderTest, ReadsAllSharedLpsAndQps) {
-  if (!testing::HaveSharedData()) GTEST_SKIP() << "no ../shared/data";
+  if (!testing::HaveSharedData()) {
+    GTEST_SKIP() << testing::SharedDataAbsent(
+        "reading all 50 LPs and 50 QPs of lp/ and qp/");
+  }
   for (const char* set : {"lp", "qp"}) {
     std::ifstream table(
         testing::SharedDataPath(std::string(set) + "/optimal.tsv"));
@@ -261,16 +264,19 @@ TEST(MpsReaderTest, ReadsAllSharedLpsAndQps) {
     }
     EXPECT_EQ(read, 50) << set;
   }
+}
+
+TEST(MpsReaderTest, BundledLpsHaveTheirNetlibSizes) {
   // Sizes from the netlib table for a few LPs (rows there include the
   // objective row, nonzeros include the objective).
   absl::StatusOr<QpProblem> afiro =
-      ReadMpsFile(testing::SharedDataPath("lp/afiro.mps.gz"));
-  ASSERT_TRUE(afiro.ok());
+      ReadMpsFile(testing::TestDataPath("lp/afiro.mps.gz"));
+  ASSERT_TRUE(afiro.ok()) << afiro.status();
   EXPECT_EQ(afiro->num_rows(), 27);
   EXPECT_EQ(afiro->num_cols(), 32);
   absl::StatusOr<QpProblem> forplan =
-      ReadMpsFile(testing::SharedDataPath("lp/forplan.mps.gz"));
-  ASSERT_TRUE(forplan.ok());
+      ReadMpsFile(testing::TestDataPath("lp/forplan.mps.gz"));
+  ASSERT_TRUE(forplan.ok()) << forplan.status();
   EXPECT_EQ(forplan->num_rows(), 161);
   EXPECT_EQ(forplan->num_cols(), 421);
   int64_t nnz = forplan->a.nnz();

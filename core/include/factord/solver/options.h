@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -77,10 +78,28 @@ struct FactorOptions {
   // the server sets it from the request's max_block_size when given.
   int trisolve_block_size = 12;
   // IPM regularization without re-upload: shift_first is added to the first
-  // shift_count diagonal entries, shift_rest to the others.
+  // shift_count diagonal entries, shift_rest to the others, and
+  // diagonal_shift[i] (when not empty: n entries) to entry i on top.
   double shift_first = 0.0;
   double shift_rest = 0.0;
   int64_t shift_count = 0;
+  std::vector<double> diagonal_shift;
+  // Threshold u of the 1x1/2x2 pivot test |l_ij| <= 1/u of ldlt's fronts
+  // and block_ildlt's and jacobi_ldlt's diagonal blocks, in (0, 0.5]
+  // (MA57's default 0.01). A larger u trades fill and delays for stability:
+  // an IPM raises it when it asks for a more accurate factorization.
+  double pivot_threshold = 0.01;
+
+  // What is added to diagonal entry i (shift_first / shift_rest, plus
+  // diagonal_shift[i]); HasShift is false when that is 0 for every i by
+  // construction (no scalar shift, no diagonal vector).
+  double ShiftOf(int64_t i) const {
+    const double scalar = i < shift_count ? shift_first : shift_rest;
+    return diagonal_shift.empty() ? scalar : scalar + diagonal_shift[i];
+  }
+  bool HasShift() const {
+    return shift_first != 0 || shift_rest != 0 || !diagonal_shift.empty();
+  }
 
   // A key of the options that determine the analysis, for the analysis cache.
   std::string AnalysisKey() const;

@@ -1,0 +1,344 @@
+#include "server/service/step_reactor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "server/error_reason.h"
+#include "server/service/convert.h"
+#include "server/service/factorize_job.h"
+#include "server/service/request_opening.h"
+#include "server/service/status_mapping.h"
+
+namespace factord::server {
+namespace {
+
+// Solution chunks: half the message limit, at most 2 MiB of doubles.
+int64_t ReplyChunkDoubles(int64_t max_message_bytes) {
+  const int64_t bytes = std::min<int64_t>(max_message_bytes, 4 << 20) / 2;
+  return std::max<int64_t>(1, bytes / static_cast<int64_t>(sizeof(double)));
+}
+
+absl::Status BadValues(std::string message) {
+  return WithReason(absl::InvalidArgumentError(std::move(message)),
+                    v1::INVALID_MATRIX);
+}
+
+// Appends `chunk` to `into` (of its final size) after `received` values.
+absl::Status AppendValues(const v1::ValuesChunk& chunk, const char* what,
+                          std::vector<double>& into, int64_t& received) {
+  const int64_t size = static_cast<int64_t>(into.size());
+  const int64_t count = chunk.values_size();
+  if (count > size - received) {
+    return BadValues(absl::StrCat("received more than ", size, " ", what,
+                                  " (", received + count, " so far)"));
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    const double v = chunk.values(static_cast<int>(k));
+    if (!std::isfinite(v)) {
+      return BadValues(absl::StrCat(what, " ", received + k, " is ", v));
+    }
+    into[received + k] = v;
+  }
+  received += count;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+StepReactor::StepReactor(const ServiceState* state,
+                         grpc::CallbackServerContext* context,
+                         absl::StatusOr<Caller> caller)
+    : state_(state),
+      context_(context),
+      log_(state->metrics, "Step", context),
+      caller_(std::move(caller)) {
+  ApplyDeadline(*context, &cancellation_);
+  if (caller_.ok()) log_.set_tenant(caller_->tenant);
+}
+
+void StepReactor::Start() {
+  if (!caller_.ok()) {
+    End(caller_.status());
+    return;
+  }
+  StartRead(&request_);
+}
+
+void StepReactor::OnReadDone(bool ok) {
+  if (ok) {
+    const size_t bytes = request_.ByteSizeLong();
+    bytes_received_ += static_cast<int64_t>(bytes);
+    state_->metrics->ReceivedBytes(static_cast<int64_t>(bytes));
+    absl::Status s = CheckMessageSize(*state_, bytes);
+    if (s.ok()) s = Consume(request_);
+    request_.Clear();
+    if (!s.ok()) {
+      End(s);  // what was received dies with the reactor
+      return;
+    }
+    StartRead(&request_);
+    return;
+  }
+  if (context_->IsCancelled()) {
+    End(absl::CancelledError(
+        "the step was cancelled (client cancel, deadline, or server "
+        "shutdown)"));
+    return;
+  }
+  if (absl::Status s = CheckComplete(); !s.ok()) {
+    End(s);
+    return;
+  }
+  queued_.Reset();
+  absl::Status submitted = state_->jobs->Submit([this] {
+    absl::Status status = Run();
+    if (!status.ok()) {
+      End(status);
+      return;
+    }
+    WriteNext();
+  });
+  if (!submitted.ok()) End(submitted);
+}
+
+void StepReactor::OnWriteDone(bool ok) {
+  if (!ok) {
+    End(absl::CancelledError("the client stopped reading replies"));
+    return;
+  }
+  replies_.pop_front();
+  WriteNext();
+}
+
+void StepReactor::OnDone() { state_->reactors->Drop(this); }
+
+absl::Status StepReactor::Consume(const v1::StepRequest& request) {
+  if (request.part_case() == v1::StepRequest::kHeader) {
+    if (has_header_) return InvalidRequest("header", "a second Step header");
+    return ConsumeHeader(request.header());
+  }
+  if (!has_header_) {
+    return InvalidRequest("header", "a Step chunk before the header");
+  }
+  switch (request.part_case()) {
+    case v1::StepRequest::kValues:
+      if (!header_.new_values()) {
+        return InvalidRequest("values",
+                              "values sent but the header did not announce "
+                              "new_values");
+      }
+      return AppendValues(request.values(), "values", values_,
+                          values_received_);
+    case v1::StepRequest::kDiagonal:
+      if (!header_.diagonal_shift()) {
+        return InvalidRequest("diagonal",
+                              "a diagonal sent but the header did not "
+                              "announce diagonal_shift");
+      }
+      return AppendValues(request.diagonal(), "diagonal entries", diagonal_,
+                          diagonal_received_);
+    case v1::StepRequest::kRhs:
+      return ConsumeRhs(request.rhs());
+    default:
+      return InvalidRequest("", "a Step message with no part");
+  }
+}
+
+absl::Status StepReactor::ConsumeHeader(const v1::StepHeader& header) {
+  absl::StatusOr<CacheEntry> entry =
+      OpenMatrix(*state_, *caller_, log_, header.id(), "header.id");
+  if (!entry.ok()) return entry.status();
+  // Checked again where the values are applied (atomically) and where the
+  // factorization starts; failing here spares sending what cannot be used.
+  if (absl::Status s = CheckGeneration(
+          header.id(), header.expected_generation(), entry->generation);
+      !s.ok()) {
+    return s;
+  }
+  if (header.rhs_count() > kMaxRhs) {
+    return InvalidRequest(
+        "header.rhs_count",
+        absl::StrCat("rhs_count = ", header.rhs_count(), " is over ", kMaxRhs,
+                     " right-hand sides a Step"));
+  }
+  header_ = header;
+  entry_ = *std::move(entry);
+  has_header_ = true;
+  const int64_t n = entry_.matrix->rows;
+  if (header.new_values()) values_.resize(entry_.matrix->nnz());
+  if (header.diagonal_shift()) diagonal_.resize(n);
+  rhs_.resize(header.rhs_count());
+  for (Rhs& rhs : rhs_) rhs.b.resize(n);
+  return absl::OkStatus();
+}
+
+absl::Status StepReactor::ConsumeRhs(const v1::RhsChunk& chunk) {
+  if (chunk.rhs_index() >= rhs_.size()) {
+    return InvalidRequest(
+        "rhs.rhs_index",
+        absl::StrCat("right-hand side ", chunk.rhs_index(),
+                     " is outside the header's rhs_count = ", rhs_.size()));
+  }
+  Rhs& rhs = rhs_[chunk.rhs_index()];
+  const int64_t n = static_cast<int64_t>(rhs.b.size());
+  if (rhs.complete) {
+    return InvalidRequest("rhs.rhs_index",
+                          absl::StrCat("right-hand side ", chunk.rhs_index(),
+                                       " was already sent complete"));
+  }
+  if (chunk.offset() != rhs.received) {
+    return InvalidRequest(
+        "rhs.offset",
+        absl::StrCat("right-hand side ", chunk.rhs_index(), ": chunk at offset ",
+                     chunk.offset(), ", expected offset ", rhs.received,
+                     " (chunks must be consecutive)"));
+  }
+  const int64_t count = chunk.values_size();
+  if (count > n - rhs.received) {
+    return InvalidRequest(
+        "rhs.values", absl::StrCat("right-hand side ", chunk.rhs_index(),
+                                   ": chunk [", chunk.offset(), ", ",
+                                   chunk.offset() + count, ") runs past n = ",
+                                   n));
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    const double v = chunk.values(static_cast<int>(k));
+    if (!std::isfinite(v)) {
+      return InvalidRequest(
+          "rhs.values", absl::StrCat("right-hand side ", chunk.rhs_index(),
+                                     " entry ", rhs.received + k, " is ", v));
+    }
+    rhs.b[rhs.received + k] = v;
+  }
+  rhs.received += count;
+  if (chunk.last()) {
+    if (rhs.received != n) {
+      return InvalidRequest(
+          "rhs.last", absl::StrCat("right-hand side ", chunk.rhs_index(),
+                                   " ended with ", rhs.received, " of n = ", n,
+                                   " entries"));
+    }
+    rhs.complete = true;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StepReactor::CheckComplete() const {
+  if (!has_header_) return InvalidRequest("header", "empty Step stream");
+  if (values_received_ != static_cast<int64_t>(values_.size())) {
+    return BadValues(absl::StrCat("the step ended after ", values_received_,
+                                  " values; the matrix has nnz = ",
+                                  values_.size()));
+  }
+  if (diagonal_received_ != static_cast<int64_t>(diagonal_.size())) {
+    return BadValues(absl::StrCat("the step ended after ", diagonal_received_,
+                                  " diagonal entries; the matrix has n = ",
+                                  diagonal_.size()));
+  }
+  for (size_t r = 0; r < rhs_.size(); ++r) {
+    if (!rhs_[r].complete) {
+      return InvalidRequest(
+          "rhs", absl::StrCat("right-hand side ", r,
+                              " was not completed (last = true)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StepReactor::Run() {
+  const double queue_s = queued_.Seconds();
+  if (absl::Status s = cancellation_.Check(); !s.ok()) return s;
+  absl::StatusOr<FactorOptions> options =
+      FactorOptionsFromProto(header_.method(), header_.options());
+  if (!options.ok()) return options.status();
+  options->diagonal_shift = std::move(diagonal_);
+  absl::StatusOr<SolveOptions> solve_options =
+      SolveOptionsFromProto(header_.solve_options());
+  if (!solve_options.ok()) return solve_options.status();
+
+  const MatrixKey key = caller_->Key(header_.id());
+  uint64_t expected = header_.expected_generation();
+  if (header_.new_values()) {
+    auto matrix = std::make_shared<CsrMatrix>();
+    const CsrMatrix& old = *entry_.matrix;
+    matrix->rows = old.rows;
+    matrix->cols = old.cols;
+    matrix->structure = old.structure;
+    matrix->row_ptr = old.row_ptr;
+    matrix->col_idx = old.col_idx;
+    matrix->values = std::move(values_);
+    absl::StatusOr<CacheEntry> updated = state_->cache->ReplaceValues(
+        key, std::move(matrix), entry_.pattern_hash, bytes_received_,
+        expected);
+    if (!updated.ok()) return updated.status();
+    // Factorize exactly these values: a concurrent update in between is a
+    // mismatch, not a silent factorization of someone else's values.
+    expected = updated->generation;
+  }
+  absl::StatusOr<FactorizeOutcome> outcome =
+      RunFactorize(*state_, key, *options, header_.options().deterministic(),
+                   expected, cancellation_);
+  if (!outcome.ok()) return outcome.status();
+  v1::StepReply& factorized = replies_.emplace_back();
+  v1::FactorizeReply* report = factorized.mutable_factorization();
+  report->set_id(header_.id());
+  FactorReportToProto(outcome->report, outcome->method, report);
+  report->set_generation(outcome->entry.factorized_generation);
+  report->mutable_timings()->set_queue_s(queue_s);
+
+  const CacheEntry& entry = outcome->entry;
+  absl::StatusOr<std::unique_ptr<DeviceContext>> device = state_->MakeDevice();
+  if (!device.ok()) return device.status();
+  const ExecContext ctx = state_->MakeContext(entry.deterministic,
+                                              &cancellation_, device->get());
+  const int64_t n = entry.matrix->rows;
+  const int64_t chunk = ReplyChunkDoubles(state_->config.max_message_bytes);
+  for (size_t r = 0; r < rhs_.size(); ++r) {
+    std::vector<double> x(n, 0.0);
+    SolveReport solved;
+    Timer timer;
+    absl::Status status =
+        entry.factorization->Solve(rhs_[r].b, x, *solve_options, ctx, &solved);
+    if (status.code() == absl::StatusCode::kInvalidArgument) {
+      status = WithBadField(WithDefaultReason(status, v1::INVALID_OPTION),
+                            "header.solve_options");
+    }
+    if (!status.ok()) return status;
+    if (solved.solve_s == 0) solved.solve_s = timer.Seconds();
+    state_->metrics->ObserveSolve(MethodName(entry.method),
+                                  state_->backend_name, solved.solve_s,
+                                  solved.iterations, solved.relative_residual);
+    for (int64_t offset = 0; offset < n; offset += chunk) {
+      const int64_t end = std::min(n, offset + chunk);
+      v1::SolveReply* reply = replies_.emplace_back().mutable_solution();
+      reply->set_rhs_index(static_cast<uint32_t>(r));
+      reply->set_offset(offset);
+      reply->mutable_values()->Add(x.begin() + offset, x.begin() + end);
+      if (end == n) {
+        reply->set_last(true);
+        SolveReportToProto(solved, reply);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+void StepReactor::WriteNext() {
+  if (replies_.empty()) {
+    End(absl::OkStatus());
+    return;
+  }
+  StartWrite(&replies_.front());
+}
+
+void StepReactor::End(const absl::Status& status) {
+  grpc::Status out = ToGrpcStatus(status);
+  if (caller_.ok()) caller_->slot.Reset();  // free before the reply
+  log_.Finish(out);
+  Finish(std::move(out));
+}
+
+}  // namespace factord::server
