@@ -28,8 +28,14 @@ function(factord_import_library target header header_hint)
   target_link_libraries(factord::${target} INTERFACE ${libs})
 endfunction()
 
+# AMD (BSD-3-Clause) is the core's; UMFPACK (GPL-2+) only method lu's
+# (FACTORD_WITH_UMFPACK); CHOLMOD only the benchmarks' peer.
 factord_import_library(suitesparse amd.h /usr/include/suitesparse
-  LIBS umfpack cholmod amd camd colamd ccolamd suitesparseconfig)
+  LIBS amd suitesparseconfig)
+factord_import_library(umfpack umfpack.h /usr/include/suitesparse
+  LIBS umfpack suitesparseconfig)
+factord_import_library(cholmod cholmod.h /usr/include/suitesparse
+  LIBS cholmod suitesparseconfig)
 factord_import_library(metis metis.h /usr/include LIBS metis)
 factord_import_library(mumps dmumps_c.h /usr/include
   LIBS dmumps_seq mumps_common_seq)

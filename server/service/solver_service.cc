@@ -7,6 +7,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "factord/solver/solver.h"
 #include "server/error_reason.h"
 #include "server/service/admission.h"
 #include "server/service/convert.h"
@@ -186,6 +187,7 @@ grpc::ServerUnaryReactor* SolverService::ServerInfo(
          {Method::kAuto, Method::kNone, Method::kJacobi, Method::kBlockJacobi,
           Method::kLdlt, Method::kBlockIldlt, Method::kJacobiLdlt, Method::kIc,
           Method::kIlu, Method::kLu}) {
+      if (m == Method::kLu && !LuAvailable()) continue;
       reply->add_methods(MethodToProto(m));
     }
     return absl::OkStatus();

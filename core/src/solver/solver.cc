@@ -7,11 +7,27 @@
 #include "src/solver/methods.h"
 
 namespace factord {
+namespace {
+
+// Method lu in a build without UMFPACK (FACTORD_WITH_UMFPACK=OFF).
+[[maybe_unused]] absl::Status LuLeftOut() {
+  return absl::FailedPreconditionError(
+      "method lu is not in this build: it needs UMFPACK, left out with "
+      "FACTORD_WITH_UMFPACK=OFF (a GPL-2+ library; docs/licenses.md); use "
+      "ilu with gmres, or ldlt for symmetric matrices");
+}
+
+}  // namespace
+
+bool LuAvailable() { return FACTORD_WITH_UMFPACK != 0; }
 
 Method ResolveMethod(const CsrMatrix& a, Method requested,
                      int64_t memory_budget_bytes) {
   if (requested != Method::kAuto) return requested;
-  if (!IsSymmetric(a.structure)) return Method::kLu;
+  // Unsymmetric: direct LU, or ILU(k) + GMRES in a build without UMFPACK.
+  if (!IsSymmetric(a.structure)) {
+    return LuAvailable() ? Method::kLu : Method::kIlu;
+  }
   // The direct path when it fits; the memory estimate of the analysis decides
   // in the service, which can fall back to block_ildlt.
   return Method::kLdlt;
@@ -28,7 +44,11 @@ absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
     case Method::kBlockIldlt:
       return internal::AnalyzeLdlt(a, options, ctx);
     case Method::kLu:
+#if FACTORD_WITH_UMFPACK
       return internal::AnalyzeLu(a, options, ctx);
+#else
+      return LuLeftOut();
+#endif
     case Method::kJacobiLdlt:
       return internal::AnalyzeJacobiLdlt(a, options, ctx);
     case Method::kIc:
@@ -64,8 +84,12 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeMethod(
       return internal::FactorizeLdlt(std::move(a), std::move(analysis), options,
                                      ctx);
     case Method::kLu:
+#if FACTORD_WITH_UMFPACK
       return internal::FactorizeLu(std::move(a), std::move(analysis), options,
                                    ctx);
+#else
+      return LuLeftOut();
+#endif
     case Method::kJacobiLdlt:
       return internal::FactorizeJacobiLdlt(std::move(a), std::move(analysis),
                                            options, ctx);

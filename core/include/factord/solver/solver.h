@@ -47,6 +47,11 @@ class Factorization {
                              SolveReport* report) const = 0;
 };
 
+// Whether this build has method lu (UMFPACK; FACTORD_WITH_UMFPACK). Without
+// it, lu is FailedPrecondition naming the build option and `auto` picks ilu
+// for unsymmetric matrices.
+bool LuAvailable();
+
 // The method `auto` resolves to for this matrix (and a memory budget).
 Method ResolveMethod(const CsrMatrix& a, Method requested,
                      int64_t memory_budget_bytes);
