@@ -10,6 +10,12 @@ packages=(
   libopenblas-dev liblapacke-dev libsuitesparse-dev libmetis-dev
   libmumps-seq-dev libtbb-dev
   curl openssl
+  # The Python package (python/) and its tests (tests/python): Debian's
+  # python3 (/usr/bin/python3) with its gRPC and protobuf runtimes; pip and
+  # venv for the install-into-a-venv test.
+  python3 python3-grpcio python3-protobuf python3-numpy python3-scipy
+  python3-pytest python3-pytest-timeout python3-venv python3-pip
+  python3-setuptools python3-wheel
 )
 missing=()
 for p in "${packages[@]}"; do
