@@ -1,6 +1,7 @@
 // Opening the channel and preparing each call (see channel.h).
 #include "client/channel.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -67,6 +68,16 @@ absl::StatusOr<std::unique_ptr<ClientChannel>> OpenChannel(
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(
       options.max_receive_message_bytes, std::numeric_limits<int>::max())));
+  if (options.max_reconnect_backoff > absl::ZeroDuration()) {
+    const int ms = static_cast<int>(std::clamp<int64_t>(
+        absl::ToInt64Milliseconds(options.max_reconnect_backoff), 1,
+        std::numeric_limits<int>::max()));
+    args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::min(ms, 1000));
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, ms);
+    // The channel reconnects after re-resolving its target, which the DNS
+    // resolver otherwise allows only every 30 s.
+    args.SetInt(GRPC_ARG_DNS_MIN_TIME_BETWEEN_RESOLUTIONS_MS, ms);
+  }
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
       ChannelCredentialsFor(options);
   if (!credentials.ok()) return credentials.status();

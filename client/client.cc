@@ -58,29 +58,40 @@ absl::StatusOr<FactorizeResult> Client::FactorizeOnce(
 
 absl::StatusOr<int64_t> Client::Release(absl::string_view id) {
   if (absl::Status s = internal::CheckMatrixId(id); !s.ok()) return s;
+  // A matrix this client uploaded and the server lost (restart, eviction,
+  // moved to another daemon): there is nothing left to free.
+  const bool kept =
+      options_.reupload_on_not_found && retained_->Find(id).has_value();
   if (options_.reupload_on_not_found) retained_->Forget(id);
-  grpc::ClientContext context;
-  internal::PrepareCall(*channel_, id, &context);
   pb::ReleaseRequest request;
   request.set_id(std::string(id));
-  pb::ReleaseReply reply;
-  if (absl::Status s =
-          FromGrpcStatus(channel_->stub->Release(&context, request, &reply));
-      !s.ok()) {
+  int64_t freed = 0;
+  absl::Status status = WithRetries([&](int attempt) -> absl::Status {
+    grpc::ClientContext context;
+    internal::PrepareCall(*channel_, id, &context);
+    pb::ReleaseReply reply;
+    absl::Status s =
+        FromGrpcStatus(channel_->stub->Release(&context, request, &reply));
+    // A repeat that finds nothing: the first attempt released it.
+    if (absl::IsNotFound(s) && (kept || attempt > 1)) return absl::OkStatus();
+    if (s.ok()) freed = reply.bytes_freed();
     return s;
-  }
-  return reply.bytes_freed();
+  });
+  if (!status.ok()) return status;
+  return freed;
 }
 
 absl::StatusOr<MatrixInfo> Client::GetMatrix(absl::string_view id) {
   if (absl::Status s = internal::CheckMatrixId(id); !s.ok()) return s;
-  grpc::ClientContext context;
-  internal::PrepareCall(*channel_, id, &context);
   pb::GetMatrixRequest request;
   request.set_id(std::string(id));
   pb::MatrixInfo reply;
-  if (absl::Status s =
-          FromGrpcStatus(channel_->stub->GetMatrix(&context, request, &reply));
+  if (absl::Status s = WithRetries([&](int) {
+        grpc::ClientContext context;
+        internal::PrepareCall(*channel_, id, &context);
+        return FromGrpcStatus(
+            channel_->stub->GetMatrix(&context, request, &reply));
+      });
       !s.ok()) {
     return s;
   }
@@ -92,11 +103,13 @@ absl::StatusOr<std::vector<MatrixInfo>> Client::List() {
   pb::ListMatricesRequest request;
   request.set_page_size(kListPageSize);
   do {
-    grpc::ClientContext context;
-    internal::PrepareCall(*channel_, /*matrix_id=*/"", &context);
     pb::ListMatricesReply reply;
-    if (absl::Status s = FromGrpcStatus(
-            channel_->stub->ListMatrices(&context, request, &reply));
+    if (absl::Status s = WithRetries([&](int) {
+          grpc::ClientContext context;
+          internal::PrepareCall(*channel_, /*matrix_id=*/"", &context);
+          return FromGrpcStatus(
+              channel_->stub->ListMatrices(&context, request, &reply));
+        });
         !s.ok()) {
       return s;
     }
@@ -117,11 +130,13 @@ absl::StatusOr<std::vector<MatrixInfo>> Client::List() {
 }
 
 absl::StatusOr<ServerInfo> Client::Info() {
-  grpc::ClientContext context;
-  internal::PrepareCall(*channel_, /*matrix_id=*/"", &context);
   pb::ServerInfoReply reply;
-  if (absl::Status s = FromGrpcStatus(channel_->stub->ServerInfo(
-          &context, pb::ServerInfoRequest(), &reply));
+  if (absl::Status s = WithRetries([&](int) {
+        grpc::ClientContext context;
+        internal::PrepareCall(*channel_, /*matrix_id=*/"", &context);
+        return FromGrpcStatus(channel_->stub->ServerInfo(
+            &context, pb::ServerInfoRequest(), &reply));
+      });
       !s.ok()) {
     return s;
   }

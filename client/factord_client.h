@@ -32,6 +32,7 @@
 #ifndef FACTORD_CLIENT_FACTORD_CLIENT_H_
 #define FACTORD_CLIENT_FACTORD_CLIENT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -39,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -55,6 +57,36 @@ class RetainedMatrices;
 
 // The metadata key that names the matrix of a request (for routing).
 inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
+
+// Retries of calls that failed on the way to or from a daemon, not in it
+// (docs/fleet.md, "Client retry policy"). Off by default: max_attempts 1.
+//
+// Retried: UNAVAILABLE (no daemon reachable, the daemon draining or gone,
+// the connection lost during the call, a proxy with no server up, a stream
+// the proxy refused), and INTERNAL, UNKNOWN or CANCELLED that came without
+// factord's error details, i.e. made by gRPC or a proxy on the way (HAProxy
+// resets a stream with CANCEL when the daemon behind it died during the
+// request). Never retried: what a daemon decided (it details every error),
+// and DEADLINE_EXCEEDED (the call's own rpc_timeout).
+//
+// Every factord call is safe to repeat: uploads name their ID (a repeat
+// that finds the first attempt's matrix, ALREADY_EXISTS, adopts it),
+// UpdateValues and Step set values rather than add to them (with an
+// expected generation a repeat is applied at most once: ABORTED,
+// GENERATION_MISMATCH, if the first attempt got through), Factorize and
+// Solve compute the same thing again, and a repeated Release that finds
+// nothing (NOT_FOUND) returns 0 bytes. Each attempt has its own
+// rpc_timeout. Re-uploads (reupload_on_not_found) happen after the retries
+// of the call that got NOT_FOUND, and their own calls are retried too.
+struct RetryPolicy {
+  int max_attempts = 1;  // attempts of one call in all; 1: no retry
+  // Wait before the second attempt, multiplied by backoff_multiplier for
+  // each further one, at most max_backoff, with +-20% random jitter; a
+  // longer delay asked by the server (RetryInfo) is waited instead.
+  absl::Duration initial_backoff = absl::Milliseconds(100);
+  absl::Duration max_backoff = absl::Seconds(2);
+  double backoff_multiplier = 2.0;
+};
 
 struct ConnectOptions {
   // Bearer token; empty: the FACTORD_TOKEN environment variable, if set.
@@ -85,8 +117,17 @@ struct ConnectOptions {
   // and retries the call once. The retried call expects the generation the
   // re-upload got (when the caller stated one and it was the copy's; else
   // the call fails with GENERATION_MISMATCH without re-uploading), and its
-  // reply carries that generation. Release forgets the copy.
+  // reply carries that generation. Release forgets the copy, and returns 0
+  // bytes freed when the server no longer holds the matrix (NOT_FOUND).
   bool reupload_on_not_found = false;
+  // Longest wait between two attempts to reconnect when the daemon went
+  // away (gRPC's reconnect backoff, which otherwise grows to 120 s); zero:
+  // gRPC's default. A client that retries its calls through a daemon
+  // restart sets about a second, so that it sees the daemon soon after it
+  // is back (the C API does).
+  absl::Duration max_reconnect_backoff = absl::ZeroDuration();
+  // Retries of calls that failed in transit (RetryPolicy; off by default).
+  RetryPolicy retry;
 };
 
 // A square sparse matrix in 0-based CSR form, borrowed from the caller for
@@ -318,6 +359,8 @@ class Client {
   const ConnectOptions& options() const { return options_; }
   // Matrices uploaded again after NOT_FOUND (reupload_on_not_found).
   int64_t reuploads() const;
+  // Attempts beyond the first made by the retry policy, over all calls.
+  int64_t retries() const;
 
  private:
   Client(std::unique_ptr<internal::ClientChannel> channel,
@@ -353,10 +396,30 @@ class Client {
   // GENERATION_MISMATCH otherwise (or NOT_FOUND with no copy).
   absl::Status CheckKeptGeneration(absl::string_view id,
                                    uint64_t expected_generation) const;
+  // Runs `attempt` (given its number, from 1) until it succeeds, fails in a
+  // way the retry policy does not retry, or max_attempts are spent, waiting
+  // the policy's backoff in between; returns the last status.
+  absl::Status WithRetries(absl::FunctionRef<absl::Status(int)> attempt);
+  // The RPCs with the retry policy around them (retry.cc).
+  absl::StatusOr<MatrixInfo> UploadRetried(const CsrArrays& matrix,
+                                           absl::string_view id,
+                                           const UploadOptions& options);
+  absl::StatusOr<MatrixInfo> UpdateValuesRetried(absl::string_view id,
+                                                 std::span<const double> values,
+                                                 uint64_t expected_generation);
+  absl::StatusOr<FactorizeResult> FactorizeRetried(
+      absl::string_view id, const FactorizeOptions& options);
+  absl::StatusOr<std::vector<SolveResult>> SolveRetried(
+      absl::string_view id, std::span<const std::span<const double>> rhs,
+      const SolveOptions& options);
+  absl::StatusOr<StepResult> StepRetried(
+      absl::string_view id, std::span<const double> values,
+      std::span<const std::span<const double>> rhs, const StepOptions& options);
 
   std::unique_ptr<internal::ClientChannel> channel_;
   ConnectOptions options_;
   std::unique_ptr<internal::RetainedMatrices> retained_;
+  std::atomic<int64_t> retries_{0};
 };
 
 }  // namespace factord::client

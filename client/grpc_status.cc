@@ -51,6 +51,9 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
                         absl::Cord(any.value()));
     }
   }
+  if (status.error_details().empty()) {
+    result.SetPayload(kNoServerDetailsKey, absl::Cord("1"));
+  }
   if (ErrorReason(result).empty()) {
     if (absl::string_view reason = FallbackReason(result); !reason.empty()) {
       google::rpc::ErrorInfo info;

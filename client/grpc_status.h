@@ -45,11 +45,24 @@ void SetDetail(absl::Status& status, const Message& message) {
                     absl::Cord(message.SerializeAsString()));
 }
 
+// The payload key that marks a failed call whose status came without a
+// google.rpc.Status: made by gRPC itself or by a proxy on the way (a stream
+// reset when the daemon behind a proxy died), never by a factord server,
+// which details every error it sends. The retry policy reads it (retry.cc).
+inline constexpr char kNoServerDetailsKey[] =
+    "factord.client/no-server-details";
+
+// Whether `status` carries the kNoServerDetailsKey mark.
+inline bool WithoutServerDetails(const absl::Status& status) {
+  return status.GetPayload(kNoServerDetailsKey).has_value();
+}
+
 // The status of a finished call: the same code (gRPC and absl codes share
 // their numbers) and message; every detail of the google.rpc.Status in
 // error_details() becomes a payload under its type URL. A status without an
 // ErrorInfo gets the fallback reason its code and message call for (see
-// status_details.h), if any. An unparsable details blob is ignored.
+// status_details.h), if any; one without any details blob gets the
+// kNoServerDetailsKey mark. An unparsable details blob is ignored.
 absl::Status FromGrpcStatus(const grpc::Status& status);
 
 // An error found by the client before (or instead of) a call: `code`,

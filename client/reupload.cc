@@ -19,7 +19,7 @@ absl::StatusOr<MatrixInfo> Client::Upload(const CsrArrays& matrix,
                                           absl::string_view id,
                                           const UploadOptions& options) {
   const std::string name = id.empty() ? NewMatrixId() : std::string(id);
-  absl::StatusOr<MatrixInfo> info = UploadOnce(matrix, name, options);
+  absl::StatusOr<MatrixInfo> info = UploadRetried(matrix, name, options);
   if (info.ok() && options_.reupload_on_not_found) {
     retained_->Keep(info->id, matrix, info->generation);
   }
@@ -30,7 +30,7 @@ absl::StatusOr<MatrixInfo> Client::UpdateValues(absl::string_view id,
                                                 std::span<const double> values,
                                                 uint64_t expected_generation) {
   absl::StatusOr<MatrixInfo> info =
-      UpdateValuesOnce(id, values, expected_generation);
+      UpdateValuesRetried(id, values, expected_generation);
   if (!options_.reupload_on_not_found) return info;
   if (info.ok()) {
     retained_->SetValues(id, values, info->generation);
@@ -52,7 +52,7 @@ absl::StatusOr<MatrixInfo> Client::UpdateValues(absl::string_view id,
 
 absl::StatusOr<FactorizeResult> Client::Factorize(
     absl::string_view id, const FactorizeOptions& options) {
-  absl::StatusOr<FactorizeResult> result = FactorizeOnce(id, options);
+  absl::StatusOr<FactorizeResult> result = FactorizeRetried(id, options);
   if (ShouldRestore(result.status())) {
     if (absl::Status s = CheckKeptGeneration(id, options.expected_generation);
         !s.ok()) {
@@ -64,7 +64,7 @@ absl::StatusOr<FactorizeResult> Client::Factorize(
     if (retry.expected_generation != 0) {
       retry.expected_generation = restored->generation;
     }
-    result = FactorizeOnce(id, retry);
+    result = FactorizeRetried(id, retry);
   }
   if (result.ok() && options_.reupload_on_not_found) {
     retained_->SetFactorized(id, options, result->generation);
@@ -76,7 +76,7 @@ absl::StatusOr<std::vector<SolveResult>> Client::Solve(
     absl::string_view id, std::span<const std::span<const double>> rhs,
     const SolveOptions& options) {
   absl::StatusOr<std::vector<SolveResult>> results =
-      SolveOnce(id, rhs, options);
+      SolveRetried(id, rhs, options);
   if (!ShouldRestore(results.status())) return results;
   if (absl::Status s = CheckKeptGeneration(id, options.expected_generation);
       !s.ok()) {
@@ -88,7 +88,7 @@ absl::StatusOr<std::vector<SolveResult>> Client::Solve(
   if (retry.expected_generation != 0) {
     retry.expected_generation = restored->generation;
   }
-  return SolveOnce(id, rhs, retry);
+  return SolveRetried(id, rhs, retry);
 }
 
 absl::StatusOr<MatrixInfo> Client::Restore(absl::string_view id,
@@ -101,7 +101,7 @@ absl::StatusOr<MatrixInfo> Client::Restore(absl::string_view id,
   }
   retained_->CountReupload();
   absl::StatusOr<MatrixInfo> info =
-      UploadOnce(kept->arrays(), id, UploadOptions{.replace = false});
+      UploadRetried(kept->arrays(), id, UploadOptions{.replace = false});
   if (absl::IsAlreadyExists(info.status())) {
     // Another call of this client restored it first: adopt what it made.
     info = GetMatrix(id);
@@ -111,7 +111,7 @@ absl::StatusOr<MatrixInfo> Client::Restore(absl::string_view id,
   if (!refactorize || !kept->factorized || !kept->factorize) return info;
   FactorizeOptions again = *kept->factorize;
   again.expected_generation = info->generation;
-  absl::StatusOr<FactorizeResult> factor = FactorizeOnce(id, again);
+  absl::StatusOr<FactorizeResult> factor = FactorizeRetried(id, again);
   if (!factor.ok()) return factor.status();
   retained_->SetFactorized(id, *kept->factorize, factor->generation);
   return info;

@@ -44,7 +44,7 @@ bool SendValues(Stream& stream, std::span<const double> values,
 absl::StatusOr<StepResult> Client::Step(
     absl::string_view id, std::span<const double> values,
     std::span<const std::span<const double>> rhs, const StepOptions& options) {
-  absl::StatusOr<StepResult> result = StepOnce(id, values, rhs, options);
+  absl::StatusOr<StepResult> result = StepRetried(id, values, rhs, options);
   if (ShouldRestore(result.status())) {
     if (absl::Status s =
             CheckKeptGeneration(id, options.factorize.expected_generation);
@@ -64,7 +64,7 @@ absl::StatusOr<StepResult> Client::Step(
     if (!restored.ok()) return result;
     StepOptions retry = options;
     retry.factorize.expected_generation = restored->generation;
-    result = StepOnce(id, {}, rhs, retry);
+    result = StepRetried(id, {}, rhs, retry);
   } else if (result.ok() && options_.reupload_on_not_found && !values.empty()) {
     retained_->SetValues(id, values, result->factorization.generation);
   }

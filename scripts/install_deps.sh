@@ -9,6 +9,8 @@ packages=(
   prometheus-cpp-dev libcpp-httplib-dev
   libopenblas-dev liblapacke-dev libsuitesparse-dev libmetis-dev
   libmumps-seq-dev libtbb-dev
+  # Debian's unmodified Ipopt (3.11.9, with MUMPS) for ipopt/ (docs/ipopt.md)
+  coinor-libipopt-dev
   curl openssl
   # The Python package (python/) and its tests (tests/python): Debian's
   # python3 (/usr/bin/python3) with its gRPC and protobuf runtimes; pip and

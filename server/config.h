@@ -39,6 +39,15 @@ struct ServerConfig {
   std::string auth_tokens_file;
   // Bytes of matrices and factors one tenant may hold; 0 = unlimited.
   int64_t tenant_cache_bytes = 0;
+  // How often the tokens file and the TLS files are read again for changes
+  // (SIGHUP reads them at once); zero: only on SIGHUP (Server::Reload).
+  absl::Duration reload_interval = absl::Minutes(1);
+
+  // On Shutdown, how long to keep serving new requests after readiness
+  // turns NOT_SERVING, so that proxies and balancers that poll readiness
+  // (HAProxy's check of /ready, Kubernetes endpoints) stop sending before
+  // the port closes. Counted within the shutdown grace.
+  absl::Duration drain_delay = absl::ZeroDuration();
 };
 
 }  // namespace factord::server

@@ -1,5 +1,6 @@
 // factord: the sparse linear solver daemon. The only place with flags: they
-// become a ServerConfig. SIGTERM / SIGINT drain in-flight work, then exit 0.
+// become a ServerConfig. SIGTERM / SIGINT drain in-flight work, then exit 0;
+// SIGHUP reloads the tokens file and the TLS files (Server::Reload).
 #include <signal.h>
 #include <unistd.h>
 
@@ -40,7 +41,8 @@ bool InstallSignalHandlers() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   return sigaction(SIGTERM, &action, nullptr) == 0 &&
-         sigaction(SIGINT, &action, nullptr) == 0;
+         sigaction(SIGINT, &action, nullptr) == 0 &&
+         sigaction(SIGHUP, &action, nullptr) == 0;
 }
 
 // Blocks until a byte arrives on the pipe; returns it (the signal number,
@@ -95,6 +97,13 @@ ABSL_FLAG(int64_t, tenant_cache_bytes, kDefaults.tenant_cache_bytes,
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(30),
           "on SIGTERM, how long in-flight requests may take before they are "
           "cancelled");
+ABSL_FLAG(absl::Duration, drain_delay, kDefaults.drain_delay,
+          "on SIGTERM, keep serving new requests this long after readiness "
+          "(gRPC health, HTTP /ready) turns NOT_SERVING, so that proxies "
+          "polling it stop sending first; within --shutdown_grace");
+ABSL_FLAG(absl::Duration, reload_interval, kDefaults.reload_interval,
+          "how often --auth_tokens_file and the TLS files are checked for "
+          "changes (SIGHUP checks at once); 0: only on SIGHUP");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("factord: sparse linear solver service");
@@ -119,6 +128,8 @@ int main(int argc, char** argv) {
   config.tls_client_ca_file = absl::GetFlag(FLAGS_tls_client_ca);
   config.auth_tokens_file = absl::GetFlag(FLAGS_auth_tokens_file);
   config.tenant_cache_bytes = absl::GetFlag(FLAGS_tenant_cache_bytes);
+  config.drain_delay = absl::GetFlag(FLAGS_drain_delay);
+  config.reload_interval = absl::GetFlag(FLAGS_reload_interval);
 
   if (!InstallSignalHandlers()) {
     std::fprintf(stderr, "factord: cannot install the SIGTERM handler\n");
@@ -131,7 +142,16 @@ int main(int argc, char** argv) {
   }
   const absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
   std::thread signal_waiter([&server, grace] {
-    const int signo = WaitForSignal();
+    int signo = WaitForSignal();
+    while (signo == SIGHUP) {
+      factord::server::LogLine("received SIGHUP: reloading credentials");
+      const factord::server::ReloadResult reload = (*server)->Reload();
+      if (reload.applied == 0 && reload.refused == 0) {
+        factord::server::LogLine(
+            "reload: no credential file changed (or none is configured)");
+      }
+      signo = WaitForSignal();
+    }
     if (signo != 0) {
       factord::server::LogLine(absl::StrCat("received signal ", signo,
                                             ", draining (grace ",

@@ -1,6 +1,7 @@
 #include "server/server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <thread>
@@ -14,6 +15,8 @@
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "server/auth/credential_reloader.h"
+#include "server/auth/tls_certificate_store.h"
 #include "server/auth/tls_credentials.h"
 #include "server/backend_choice.h"
 #include "server/cache/analysis_cache.h"
@@ -85,6 +88,12 @@ absl::Status CheckConfig(const ServerConfig& c) {
   if (c.idle_ttl <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("idle_ttl must be > 0");
   }
+  if (c.reload_interval < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("reload_interval must be >= 0");
+  }
+  if (c.drain_delay < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("drain_delay must be >= 0");
+  }
   return absl::OkStatus();
 }
 
@@ -102,14 +111,19 @@ struct Server::State {
   LiveReactors reactors;
   ServiceState service_state;
   std::unique_ptr<SolverService> service;
+  // The TLS files gRPC serves from (nullptr: plaintext); outlives the port.
+  std::unique_ptr<TlsCertificateStore> tls;
+  std::unique_ptr<CredentialReloader> reloader;
   std::unique_ptr<grpc::Server> grpc_server;  // destroyed before the above
   std::unique_ptr<MetricsHttpServer> metrics_http;
   int port = 0;
+  std::atomic<bool> ready{false};  // readiness, for /ready
 
-  // The idle-TTL sweeper.
+  // The idle-TTL sweeper and the credential reload timer.
   std::thread sweeper;
-  absl::Mutex sweep_mu;
-  bool stop_sweeping ABSL_GUARDED_BY(sweep_mu) = false;
+  std::thread reload_timer;
+  absl::Mutex loops_mu;
+  bool stopping ABSL_GUARDED_BY(loops_mu) = false;
 
   absl::Mutex shutdown_mu;
   bool shut_down ABSL_GUARDED_BY(shutdown_mu) = false;
@@ -118,13 +132,44 @@ struct Server::State {
   void SweepLoop() {
     const absl::Duration interval = std::clamp(
         config.idle_ttl / 4, absl::Milliseconds(10), absl::Seconds(30));
-    absl::MutexLock lock(&sweep_mu);
-    while (
-        !sweep_mu.AwaitWithTimeout(absl::Condition(&stop_sweeping), interval)) {
-      sweep_mu.Unlock();
+    absl::MutexLock lock(&loops_mu);
+    while (!loops_mu.AwaitWithTimeout(absl::Condition(&stopping), interval)) {
+      loops_mu.Unlock();
       cache->SweepIdle();
-      sweep_mu.Lock();
+      loops_mu.Lock();
     }
+  }
+
+  void ReloadLoop() {
+    absl::MutexLock lock(&loops_mu);
+    while (!loops_mu.AwaitWithTimeout(absl::Condition(&stopping),
+                                      config.reload_interval)) {
+      loops_mu.Unlock();
+      ReloadNow();
+      loops_mu.Lock();
+    }
+  }
+
+  ReloadResult ReloadNow() {
+    ReloadResult result;
+    if (reloader == nullptr) return result;
+    CredentialReloader::Report report = reloader->Reload();
+    for (auto [what, outcome] :
+         {std::pair{"tokens", report.tokens}, std::pair{"tls", report.tls}}) {
+      if (outcome == CredentialReloader::Outcome::kUnchanged) continue;
+      const bool applied = outcome == CredentialReloader::Outcome::kApplied;
+      metrics->CredentialsReloaded(what, applied);
+      ++(applied ? result.applied : result.refused);
+    }
+    for (const std::string& line : report.lines) LogLine(line);
+    result.lines = std::move(report.lines);
+    return result;
+  }
+
+  // Readiness for the gRPC health service and /ready.
+  void SetReady(bool serving) {
+    ready.store(serving);
+    SetReadiness(grpc_server.get(), serving);
   }
 };
 
@@ -140,6 +185,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   s.config = config;
   s.metrics = std::make_unique<Metrics>(FACTORD_VERSION, BackendName(backend));
   s.metrics->SetDeviceMemoryBudget(config.device_cache_bytes);
+  s.metrics->SetCacheBudget(config.cache_bytes);
+  s.metrics->SetWorkers(config.workers, config.workers);
   s.device_budget =
       std::make_unique<DeviceMemoryBudget>(config.device_cache_bytes);
   Metrics* metrics = s.metrics.get();
@@ -159,6 +206,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     g.cache_entries = st->cache->entries();
     g.queue_length = st->jobs->queue_length() + st->assembly->queue_length();
     g.device_memory_bytes = st->device_budget->in_use();
+    g.busy_job_workers = st->jobs->running();
+    g.busy_assembly_workers = st->assembly->running();
     return g;
   });
 
@@ -178,15 +227,18 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   ss.metrics = metrics;
   ss.reactors = &s.reactors;
   if (absl::Status a = SetUpAdmission(config, &ss); !a.ok()) return a;
-  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+  absl::StatusOr<ServingCredentials> credentials =
       MakeServerCredentials(config);
   if (!credentials.ok()) return credentials.status();
+  s.tls = std::move(credentials->tls);
+  s.reloader = std::make_unique<CredentialReloader>(
+      config.auth_tokens_file, ss.authenticator.get(), s.tls.get());
   s.service = std::make_unique<SolverService>(&ss);
 
   EnableHealthService();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.listen, *credentials, &s.port);
+  builder.AddListeningPort(config.listen, credentials->credentials, &s.port);
   // The transport accepts up to twice max_message_bytes, so that a message
   // over the limit reaches the handlers and is refused with its reason
   // (MESSAGE_TOO_LARGE, request_opening.h) rather than by the transport.
@@ -201,11 +253,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                              "--tls_cert and both are valid PEM)"
                            : ""));
   }
-  SetReadiness(s.grpc_server.get(), false);  // starting
+  s.SetReady(false);  // starting
 
   if (!config.metrics_listen.empty()) {
     absl::StatusOr<std::unique_ptr<MetricsHttpServer>> http =
-        MetricsHttpServer::Start(config.metrics_listen, metrics);
+        MetricsHttpServer::Start(
+            config.metrics_listen, metrics,
+            [st = state.get()] { return st->ready.load(); });
     if (!http.ok()) {
       s.grpc_server->Shutdown();
       return http.status();
@@ -213,7 +267,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     s.metrics_http = *std::move(http);
   }
   s.sweeper = std::thread([st = state.get()] { st->SweepLoop(); });
-  SetReadiness(s.grpc_server.get(), true);
+  if (s.reloader->active() && config.reload_interval > absl::ZeroDuration()) {
+    s.reload_timer = std::thread([st = state.get()] { st->ReloadLoop(); });
+  }
+  s.SetReady(true);
   LogLine(absl::StrCat("factord ", FACTORD_VERSION, " serving gRPC on port ",
                        s.port, ", /metrics on port ",
                        s.metrics_http ? s.metrics_http->port() : 0,
@@ -235,26 +292,37 @@ int Server::metrics_port() const {
   return state_->metrics_http ? state_->metrics_http->port() : 0;
 }
 
+ReloadResult Server::Reload() { return state_->ReloadNow(); }
+
 void Server::Shutdown(absl::Duration grace) {
   State& s = *state_;
   absl::MutexLock lock(&s.shutdown_mu);
   if (s.shut_down) return;
   LogLine("draining: readiness NOT_SERVING, waiting for in-flight requests");
-  SetReadiness(s.grpc_server.get(), false);
+  s.SetReady(false);
   // Keep serving while in-flight streams finish, so that readiness probes
   // see NOT_SERVING and balancers move new work elsewhere; then stop
   // accepting, wait for what is left until the deadline and cancel the rest
-  // (their jobs see the cancellation).
+  // (their jobs see the cancellation). Proxies that poll readiness need
+  // drain_delay to notice: until they do, new requests keep arriving and
+  // are served as usual.
   const absl::Time deadline = absl::Now() + grace;
+  if (s.config.drain_delay > absl::ZeroDuration()) {
+    absl::SleepFor(std::min(s.config.drain_delay, grace));
+    LogLine(absl::StrCat("draining: drain_delay ",
+                         absl::FormatDuration(s.config.drain_delay), " over, ",
+                         s.reactors.size(), " requests in flight"));
+  }
   s.reactors.WaitUntilEmpty(deadline);
   s.grpc_server->Shutdown(absl::ToChronoTime(deadline));
   s.jobs->Drain();
   s.assembly->Drain();
   {
-    absl::MutexLock sweep_lock(&s.sweep_mu);
-    s.stop_sweeping = true;
+    absl::MutexLock loops_lock(&s.loops_mu);
+    s.stopping = true;
   }
   if (s.sweeper.joinable()) s.sweeper.join();
+  if (s.reload_timer.joinable()) s.reload_timer.join();
   if (s.metrics_http) s.metrics_http->Stop();
   s.shut_down = true;
   LogLine("stopped");

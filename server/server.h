@@ -5,12 +5,21 @@
 #define FACTORD_SERVER_SERVER_H_
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "server/config.h"
 
 namespace factord::server {
+
+// What one Server::Reload did.
+struct ReloadResult {
+  int applied = 0;                 // files put in force
+  int refused = 0;                 // changed files that failed the checks
+  std::vector<std::string> lines;  // the log lines written
+};
 
 class Server {
  public:
@@ -27,8 +36,18 @@ class Server {
   int port() const;          // the bound gRPC port
   int metrics_port() const;  // the bound /metrics port (0 if disabled)
 
-  // Readiness NOT_SERVING, then waits up to `grace` for in-flight RPCs
-  // (their jobs included) to finish, cancels the rest, stops. Idempotent.
+  // Reads --auth_tokens_file and the TLS files again and puts in force
+  // what changed and passes the start-up checks (new calls, new
+  // connections); a changed file that fails them is refused with a log line
+  // and the old one stays (server/auth/credential_reloader.h). Cached
+  // factors and open streams are untouched. main.cc calls it on SIGHUP; a
+  // timer calls it every config.reload_interval. Thread-safe.
+  ReloadResult Reload();
+
+  // Readiness NOT_SERVING (gRPC health and /ready), then keeps serving for
+  // config.drain_delay so that proxies notice, waits up to `grace` (counted
+  // from the call) for in-flight RPCs (their jobs included) to finish,
+  // cancels the rest, stops. Idempotent.
   void Shutdown(absl::Duration grace);
   void Wait();  // blocks until shut down
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -165,12 +166,20 @@ class Ipm {
       const std::function<void(const IterationLog&)>& on_iteration);
 
  private:
-  // SetValues + Factorize, raising the shifts until the inertia is right.
-  absl::Status Factorize(const std::vector<double>& d, IterationLog* log,
-                         bool* failed);
-  absl::StatusOr<Direction> Step(const std::vector<double>& r_xz,
-                                 const std::vector<double>& r_ws,
-                                 IterationLog* log);
+  // Sets the values of K for the diagonal `d`, factorizes and solves
+  // `rhs` (replaced by the solutions) in one KktSolver::FactorizeAndSolve,
+  // raising the shifts and repeating it until the inertia is right.
+  absl::Status FactorizeAndSolve(const std::vector<double>& d,
+                                 std::vector<std::vector<double>>& rhs,
+                                 IterationLog* log, bool* failed);
+  // The Newton system's right-hand side for the complementarity targets
+  // r_xz, r_ws at the current iterate.
+  std::vector<double> NewtonRhs(const std::vector<double>& r_xz,
+                                const std::vector<double>& r_ws) const;
+  // The full direction from the KKT solution `solution` (dx, dy).
+  Direction Expand(const std::vector<double>& solution,
+                   const std::vector<double>& r_xz,
+                   const std::vector<double>& r_ws) const;
   absl::Status StartingPoint(IterationLog* log, bool* failed);
   void MaxSteps(const Direction& d, double* alpha_p, double* alpha_d) const;
 
@@ -182,40 +191,46 @@ class Ipm {
   double last_shift_ = 0;
 };
 
-absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
-                            bool* failed) {
+absl::Status Ipm::FactorizeAndSolve(const std::vector<double>& d,
+                                    std::vector<std::vector<double>>& rhs,
+                                    IterationLog* log, bool* failed) {
   *failed = false;
   const bool in_shifts = options_.regularization_in_shifts;
   const int64_t n = f_.num_vars, m = f_.num_rows;
   // Ipopt's rule: start from a third of the last shift that worked.
   double shift = last_shift_ / 3 < 1e-10 ? 0 : last_shift_ / 3;
   bool values_sent = false;
+  std::vector<std::vector<double>> x;
   while (true) {
     // With shifts the values are sent once and the regularization travels
-    // in the Factorize request; without (lu), raising it re-sends values.
+    // with the factorization; without (lu), raising it re-sends values.
     DiagonalShift factor_shift;
     if (in_shifts) {
       factor_shift = DiagonalShift{-(options_.primal_regularization + shift),
                                    options_.dual_regularization + shift, n};
     }
+    const SymmetricLowerCsr* values = nullptr;
     if (!in_shifts || !values_sent) {
       matrix_.Fill(d, in_shifts ? 0.0 : options_.primal_regularization + shift,
                    in_shifts ? 0.0 : options_.dual_regularization + shift);
-      absl::Status status = kkt_.SetValues(matrix_.matrix());
-      if (!status.ok()) return status;
+      values = &matrix_.matrix();
       values_sent = true;
     }
-    absl::StatusOr<KktFactorReport> report = kkt_.Factorize(factor_shift);
+    x = rhs;  // solved with the factorization; kept only if it is accepted
+    absl::StatusOr<KktStepReport> report =
+        kkt_.FactorizeAndSolve(values, factor_shift, x);
     if (!report.ok()) return report.status();
+    const KktFactorReport& factor = report->factor;
     log->factorizations++;
-    log->factorize_s += report->factorize_s;
-    log->analysis_reused = report->analysis_reused;
-    log->inertia_known = report->inertia_known;
+    log->factorize_s += factor.factorize_s;
+    log->solve_s += report->solve.solve_s;
+    log->analysis_reused = factor.analysis_reused;
+    log->inertia_known = factor.inertia_known;
     log->shift = shift;
     const bool inertia_ok =
-        !report->inertia_known ||
-        (report->positive == m && report->negative == n && report->zero == 0);
-    if (report->ok && inertia_ok) break;
+        !factor.inertia_known ||
+        (factor.positive == m && factor.negative == n && factor.zero == 0);
+    if (factor.ok && inertia_ok) break;
     shift = shift == 0 ? std::max(1e-8, last_shift_) : shift * 10;
     if (shift > options_.max_shift) {
       *failed = true;
@@ -223,28 +238,33 @@ absl::Status Ipm::Factorize(const std::vector<double>& d, IterationLog* log,
     }
   }
   last_shift_ = shift;
+  rhs = std::move(x);
   return absl::OkStatus();
 }
 
-absl::StatusOr<Direction> Ipm::Step(const std::vector<double>& r_xz,
-                                    const std::vector<double>& r_ws,
-                                    IterationLog* log) {
+std::vector<double> Ipm::NewtonRhs(const std::vector<double>& r_xz,
+                                   const std::vector<double>& r_ws) const {
   const int n = f_.num_vars, m = f_.num_rows;
   const Iterate& t = it_;
-  std::vector<std::vector<double>> rhs(1, std::vector<double>(n + m));
+  std::vector<double> rhs(n + m);
   for (int j = 0; j < n; ++j) {
     double r = t.rd[j];
     if (t.lower_[j]) r -= r_xz[j] / t.x[j];
     if (t.upper_[j]) r += (r_ws[j] - t.s[j] * t.ru[j]) / t.w[j];
-    rhs[0][j] = r;
+    rhs[j] = r;
   }
-  for (int i = 0; i < m; ++i) rhs[0][n + i] = t.rp[i];
-  absl::StatusOr<KktSolveReport> report = kkt_.Solve(rhs);
-  if (!report.ok()) return report.status();
-  log->solve_s += report->solve_s;
+  for (int i = 0; i < m; ++i) rhs[n + i] = t.rp[i];
+  return rhs;
+}
+
+Direction Ipm::Expand(const std::vector<double>& solution,
+                      const std::vector<double>& r_xz,
+                      const std::vector<double>& r_ws) const {
+  const int n = f_.num_vars;
+  const Iterate& t = it_;
   Direction d;
-  d.dx.assign(rhs[0].begin(), rhs[0].begin() + n);
-  d.dy.assign(rhs[0].begin() + n, rhs[0].end());
+  d.dx.assign(solution.begin(), solution.begin() + n);
+  d.dy.assign(solution.begin() + n, solution.end());
   d.dz.assign(n, 0), d.dw.assign(n, 0), d.ds.assign(n, 0);
   for (int j = 0; j < n; ++j) {
     if (t.lower_[j]) d.dz[j] = (r_xz[j] - t.z[j] * d.dx[j]) / t.x[j];
@@ -278,14 +298,12 @@ void Ipm::MaxSteps(const Direction& d, double* alpha_p, double* alpha_d) const {
 // into the interior (Mehrotra 1992, sec. 7; Wright ch. 10).
 absl::Status Ipm::StartingPoint(IterationLog* log, bool* failed) {
   const int n = f_.num_vars, m = f_.num_rows;
-  absl::Status status = Factorize(std::vector<double>(n, 1.0), log, failed);
-  if (!status.ok() || *failed) return status;
   std::vector<std::vector<double>> rhs(2, std::vector<double>(n + m, 0));
   for (int i = 0; i < m; ++i) rhs[0][n + i] = f_.b[i];
   for (int j = 0; j < n; ++j) rhs[1][j] = f_.c[j];
-  absl::StatusOr<KktSolveReport> report = kkt_.Solve(rhs);
-  if (!report.ok()) return report.status();
-  log->solve_s += report->solve_s;
+  absl::Status status =
+      FactorizeAndSolve(std::vector<double>(n, 1.0), rhs, log, failed);
+  if (!status.ok() || *failed) return status;
   Iterate& t = it_;
   t.x.assign(rhs[0].begin(), rhs[0].begin() + n);
   t.y.assign(rhs[1].begin() + n, rhs[1].end());
@@ -353,6 +371,7 @@ absl::StatusOr<IpmResult> Ipm::Run(
   };
   IterationLog log;
   int64_t bytes_before = kkt_.bytes_sent();
+  int64_t round_trips_before = kkt_.round_trips();
   bool failed = false;
   absl::Status status = StartingPoint(&log, &failed);
   if (!status.ok()) return status;
@@ -370,6 +389,8 @@ absl::StatusOr<IpmResult> Ipm::Run(
     log.objective = f_.objective_sign * t.primal_objective;
     log.bytes_sent = kkt_.bytes_sent() - bytes_before;
     bytes_before = kkt_.bytes_sent();
+    log.round_trips = kkt_.round_trips() - round_trips_before;
+    round_trips_before = kkt_.round_trips();
     if (on_iteration) on_iteration(log);
     result.iterations = iteration;
     if (log.primal_infeasibility <= options_.tolerance &&
@@ -405,66 +426,71 @@ absl::StatusOr<IpmResult> Ipm::Run(
       return finish(IpmStatus::kMaxIterations, "");
     }
     log = IterationLog{};
-    status = Factorize(t.Diagonal(), &log, &failed);
-    if (!status.ok()) return status;
-    if (failed) {
-      return finish(IpmStatus::kNumericalFailure,
-                    "factorization could not be repaired by shifts");
-    }
-    // Predictor (affine scaling): targets x z = 0.
+    // Predictor (affine scaling): targets x z = 0. Its right-hand side needs
+    // only the iterate, so it travels with the new values and is solved
+    // with their factorization (one round trip for a remote solver).
     std::vector<double> r_xz(n, 0), r_ws(n, 0);
     for (int j = 0; j < n; ++j) {
       if (t.lower_[j]) r_xz[j] = -t.x[j] * t.z[j];
       if (t.upper_[j]) r_ws[j] = -t.w[j] * t.s[j];
     }
-    absl::StatusOr<Direction> affine = Step(r_xz, r_ws, &log);
-    if (!affine.ok()) return affine.status();
+    std::vector<std::vector<double>> predictor = {NewtonRhs(r_xz, r_ws)};
+    status = FactorizeAndSolve(t.Diagonal(), predictor, &log, &failed);
+    if (!status.ok()) return status;
+    if (failed) {
+      return finish(IpmStatus::kNumericalFailure,
+                    "factorization could not be repaired by shifts");
+    }
+    const Direction affine = Expand(predictor[0], r_xz, r_ws);
     double ap, ad;
-    MaxSteps(*affine, &ap, &ad);
+    MaxSteps(affine, &ap, &ad);
     ap = std::min(1.0, ap), ad = std::min(1.0, ad);
     if (is_qp) ap = ad = std::min(ap, ad);
     double mu_affine = 0;
     for (int j = 0; j < n; ++j) {
       if (t.lower_[j]) {
         mu_affine +=
-            (t.x[j] + ap * affine->dx[j]) * (t.z[j] + ad * affine->dz[j]);
+            (t.x[j] + ap * affine.dx[j]) * (t.z[j] + ad * affine.dz[j]);
       }
       if (t.upper_[j]) {
         mu_affine +=
-            (t.w[j] + ap * affine->dw[j]) * (t.s[j] + ad * affine->ds[j]);
+            (t.w[j] + ap * affine.dw[j]) * (t.s[j] + ad * affine.ds[j]);
       }
     }
     mu_affine = t.num_pairs_ > 0 ? mu_affine / t.num_pairs_ : 0;
     const double sigma =
         t.mu > 0 ? std::pow(std::clamp(mu_affine / t.mu, 0.0, 1.0), 3) : 0;
-    // Corrector: centring plus the second-order term dx_aff dz_aff.
+    // Corrector: centring plus the second-order term dx_aff dz_aff. Its
+    // right-hand side needs the predictor's solution: a second request on
+    // the same factorization.
     for (int j = 0; j < n; ++j) {
       if (t.lower_[j]) {
-        r_xz[j] =
-            sigma * t.mu - t.x[j] * t.z[j] - affine->dx[j] * affine->dz[j];
+        r_xz[j] = sigma * t.mu - t.x[j] * t.z[j] - affine.dx[j] * affine.dz[j];
       }
       if (t.upper_[j]) {
-        r_ws[j] =
-            sigma * t.mu - t.w[j] * t.s[j] - affine->dw[j] * affine->ds[j];
+        r_ws[j] = sigma * t.mu - t.w[j] * t.s[j] - affine.dw[j] * affine.ds[j];
       }
     }
-    absl::StatusOr<Direction> d = Step(r_xz, r_ws, &log);
-    if (!d.ok()) return d.status();
-    if (!AllFinite(d->dx) || !AllFinite(d->dy)) {
+    std::vector<std::vector<double>> corrector = {NewtonRhs(r_xz, r_ws)};
+    absl::StatusOr<KktSolveReport> solved = kkt_.Solve(corrector);
+    if (!solved.ok()) return solved.status();
+    log.solve_s += solved->solve_s;
+    const Direction d = Expand(corrector[0], r_xz, r_ws);
+    if (!AllFinite(d.dx) || !AllFinite(d.dy)) {
       return finish(IpmStatus::kNumericalFailure, "non-finite direction");
     }
-    MaxSteps(*d, &ap, &ad);
+    MaxSteps(d, &ap, &ad);
     ap = std::min(1.0, options_.step_fraction * ap);
     ad = std::min(1.0, options_.step_fraction * ad);
     if (is_qp) ap = ad = std::min(ap, ad);
     log.step_primal = ap;
     log.step_dual = ad;
     for (int j = 0; j < n; ++j) {
-      t.x[j] += ap * d->dx[j];
-      if (t.upper_[j]) t.w[j] += ap * d->dw[j], t.s[j] += ad * d->ds[j];
-      if (t.lower_[j]) t.z[j] += ad * d->dz[j];
+      t.x[j] += ap * d.dx[j];
+      if (t.upper_[j]) t.w[j] += ap * d.dw[j], t.s[j] += ad * d.ds[j];
+      if (t.lower_[j]) t.z[j] += ad * d.dz[j];
     }
-    for (int i = 0; i < f_.num_rows; ++i) t.y[i] += ad * d->dy[i];
+    for (int i = 0; i < f_.num_rows; ++i) t.y[i] += ad * d.dy[i];
     stalled = (ap < 1e-10 && ad < 1e-10) ? stalled + 1 : 0;
     if (stalled >= 5) {
       t.Residuals();

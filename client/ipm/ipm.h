@@ -1,8 +1,9 @@
 // Primal-dual interior-point method (Mehrotra predictor-corrector) for LPs
 // and convex QPs, on the StandardForm of a problem. Every linear solve goes
 // through a KktSolver on the regularized quasi-definite augmented system
-// (kkt_solver.h): per iteration one SetValues, one Factorize (more only when
-// the inertia is wrong) and two Solves (predictor and corrector).
+// (kkt_solver.h): per iteration one FactorizeAndSolve with the new values
+// and the predictor's right-hand side (repeated without values only when the
+// inertia is wrong), then one Solve for the corrector.
 //
 // Method (Mehrotra 1992; Wright, "Primal-Dual Interior-Point Methods", 1997,
 // ch. 10-11; Gertz & Wright, OOQP, for QPs): starting point by Mehrotra's
@@ -36,7 +37,7 @@ struct IpmOptions {
   // delta_p, delta_d on the scaled problem. Small, because the primal term
   // acts as a proximal step limit (|dx| <~ r_d / delta_p): netlib finnis
   // needs 118 iterations at 1e-9, 25 at 1e-12; YAO does not converge in 200
-  // at 1e-10 and takes 82 at 1e-12. ldlt pivots, so quasi-definiteness is
+  // at 1e-10 and takes 80 at 1e-12. ldlt pivots, so quasi-definiteness is
   // not needed for stability.
   double primal_regularization = 1e-12;
   double dual_regularization = 1e-12;
@@ -64,7 +65,8 @@ struct IterationLog {
   double shift = 0;              // the regularization shift used
   bool analysis_reused = false;  // of the last factorization
   bool inertia_known = false;
-  int64_t bytes_sent = 0;  // by the KktSolver in this iteration
+  int64_t bytes_sent = 0;   // by the KktSolver in this iteration
+  int64_t round_trips = 0;  // requests of the KktSolver in this iteration
 };
 
 enum class IpmStatus {

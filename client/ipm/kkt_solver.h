@@ -7,16 +7,20 @@
 // stored as a symmetric matrix by its lower triangle in CSR. K is
 // quasi-definite, so its inertia is (positive m, negative N, zero 0).
 //
-// The IPM calls SetValues once per iteration (the first call also fixes the
-// pattern), then Factorize one or more times (raising the diagonal shifts
-// when the inertia or the factor status is wrong, without re-sending
-// values), then Solve for the predictor and the corrector. Implementations:
-// RemoteKktSolver (through factord) and, in tests, a dense LAPACK one.
+// The IPM calls FactorizeAndSolve once per iteration with the new values
+// and the predictor's right-hand side (the first call also fixes the
+// pattern), again with no values when the inertia or the factor status is
+// wrong (raised diagonal shifts, values not re-sent), then Solve for the
+// corrector, whose right-hand side needs the predictor's solution.
+// FactorizeAndSolve is SetValues + Factorize + Solve by default; a remote
+// solver does it in one round trip. Implementations: RemoteKktSolver
+// (through factord) and, in tests, a dense LAPACK one.
 #ifndef FACTORD_CLIENT_IPM_KKT_SOLVER_H_
 #define FACTORD_CLIENT_IPM_KKT_SOLVER_H_
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -59,6 +63,11 @@ struct KktSolveReport {
   double max_relative_residual = 0;  // over the right-hand sides
 };
 
+struct KktStepReport {
+  KktFactorReport factor;
+  KktSolveReport solve;
+};
+
 class KktSolver {
  public:
   virtual ~KktSolver() = default;
@@ -75,8 +84,33 @@ class KktSolver {
   virtual absl::StatusOr<KktSolveReport> Solve(
       std::vector<std::vector<double>>& rhs) = 0;
 
+  // One iteration's factorization and first solves: sets the values of K
+  // to `kkt` (nullptr: keeps the values set last; the first call must give
+  // them), factorizes them plus `shift`, and solves K x = b for each b in
+  // `rhs` (each of size dim), replacing it by x. The solves are done
+  // whatever the factor report says: the caller judges the report and
+  // discards x when it refactorizes. `kkt` is not kept.
+  virtual absl::StatusOr<KktStepReport> FactorizeAndSolve(
+      const SymmetricLowerCsr* kkt, const DiagonalShift& shift,
+      std::vector<std::vector<double>>& rhs) {
+    if (kkt != nullptr) {
+      if (absl::Status s = SetValues(*kkt); !s.ok()) return s;
+    }
+    KktStepReport report;
+    absl::StatusOr<KktFactorReport> factor = Factorize(shift);
+    if (!factor.ok()) return factor.status();
+    report.factor = *std::move(factor);
+    absl::StatusOr<KktSolveReport> solve = Solve(rhs);
+    if (!solve.ok()) return solve.status();
+    report.solve = *solve;
+    return report;
+  }
+
   // Bytes this solver has sent so far (requests: pattern, values, rhs).
   virtual int64_t bytes_sent() const = 0;
+  // Requests this solver has made so far (for a remote solver, round trips
+  // to the server; 0 when it does not count them).
+  virtual int64_t round_trips() const { return 0; }
 };
 
 }  // namespace factord::ipm

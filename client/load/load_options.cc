@@ -54,7 +54,14 @@ std::string LoadUsage() {
          "  --sample_seconds=S     RSS sampling period in soak mode (5)\n"
          "  --allow_limits         RESOURCE_EXHAUSTED is not an error\n"
          "  --rpc_timeout=S        deadline of every RPC in seconds (120)\n"
-         "  --seed=K               operation-mix seed (1)\n";
+         "  --seed=K               operation-mix seed (1)\n"
+         "  --max_attempts=N       attempts per call, retrying UNAVAILABLE "
+         "and\n"
+         "                         proxy/transport errors with backoff (1: "
+         "none)\n"
+         "  --reupload             upload a matrix again under its ID after "
+         "NOT_FOUND\n"
+         "                         (failover behind a proxy, restarts)\n";
 }
 
 absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv) {
@@ -73,7 +80,8 @@ absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv) {
       value = std::string(arg.substr(eq + 1));
       has_value = true;
     }
-    const bool is_bool = name == "json" || name == "allow_limits";
+    const bool is_bool =
+        name == "json" || name == "allow_limits" || name == "reupload";
     if (!has_value && !is_bool) {
       if (i + 1 >= argc) {
         return absl::InvalidArgumentError(
@@ -104,6 +112,13 @@ absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv) {
            options.rpc_timeout_s > 0;
     } else if (name == "seed") {
       ok = absl::SimpleAtoi(value, &options.seed);
+    } else if (name == "max_attempts") {
+      ok = absl::SimpleAtoi(value, &options.max_attempts) &&
+           options.max_attempts >= 1 && options.max_attempts <= 100;
+    } else if (name == "reupload") {
+      absl::StatusOr<bool> flag = ParseBool(name, value);
+      if (!flag.ok()) return flag.status();
+      options.reupload = *flag;
     } else if (name == "json" || name == "allow_limits") {
       absl::StatusOr<bool> flag = ParseBool(name, value);
       if (!flag.ok()) return flag.status();

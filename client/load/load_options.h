@@ -31,6 +31,11 @@ struct LoadOptions {
   bool allow_limits = false;  // RESOURCE_EXHAUSTED is not an error
   double rpc_timeout_s = 120;
   uint64_t seed = 1;
+  // Behind a proxy with failover (docs/fleet.md): attempts per call (the
+  // client's RetryPolicy; 1 = no retry) and the transparent re-upload after
+  // NOT_FOUND (ConnectOptions::reupload_on_not_found).
+  int max_attempts = 1;
+  bool reupload = false;
   std::vector<MatrixSpec> matrices;  // empty: the standard workload
 };
 

@@ -1,7 +1,9 @@
 // factord-load: N concurrent clients x M mixed operations (upload,
-// factorize, solve, update, release) against one factord, reporting errors,
-// throughput and latency percentiles; in soak mode it repeats rounds for a
-// given time and samples the daemon's resident memory.
+// factorize, solve, update, release) against one factord (or a fleet behind
+// a proxy), reporting errors, throughput and latency percentiles, and the
+// retries and re-uploads that saved operations from failing; in soak mode
+// it repeats rounds for a given time and samples the daemon's resident
+// memory.
 // With --json the last line of stdout is one JSON object with the figures.
 // Exit status: 0 when no operation failed, 1 on errors, 2 on bad usage.
 #include <cstdio>
@@ -48,8 +50,17 @@ std::string FindTestsData() {
   return "tests/data";
 }
 
+// Calls repeated by the retry policy and matrices uploaded again after
+// NOT_FOUND, over all clients: counted apart from the operations, which
+// succeed when a retry or a re-upload saved them.
+struct Recoveries {
+  int64_t retries = 0;
+  int64_t reuploads = 0;
+};
+
 std::string Json(const LoadOptions& options, const LoadStats::Summary& s,
-                 int rounds, double wall_s, std::optional<int64_t> rss_warm,
+                 const Recoveries& recoveries, int rounds, double wall_s,
+                 std::optional<int64_t> rss_warm,
                  std::optional<int64_t> rss_end, int64_t rss_max) {
   std::vector<std::string> ops, codes;
   for (int k = 0; k < kOpKinds; ++k) {
@@ -65,7 +76,8 @@ std::string Json(const LoadOptions& options, const LoadStats::Summary& s,
       "{\"clients\":", options.clients,
       ",\"operations_per_client\":", options.operations, ",\"rounds\":", rounds,
       ",\"operations\":", s.operations, ",\"errors\":", s.errors,
-      ",\"limited\":", s.limited,
+      ",\"limited\":", s.limited, ",\"retries\":", recoveries.retries,
+      ",\"reuploads\":", recoveries.reuploads,
       ",\"throughput_ops_s\":", wall_s > 0 ? s.operations / wall_s : 0.0,
       ",\"p50_s\":", s.p50_s, ",\"p99_s\":", s.p99_s, ",\"max_s\":", s.max_s,
       ",\"wall_s\":", wall_s, ",\"ops\":{", absl::StrJoin(ops, ","), "}",
@@ -108,6 +120,8 @@ int Run(const LoadOptions& options_in) {
   connect.token = options.token;
   connect.rpc_timeout = absl::Seconds(options.rpc_timeout_s);
   connect.connect_timeout = absl::Seconds(10);
+  connect.retry.max_attempts = options.max_attempts;
+  connect.reupload_on_not_found = options.reupload;
   std::vector<std::unique_ptr<client::Client>> clients;
   for (int c = 0; c < options.clients; ++c) {
     absl::StatusOr<std::unique_ptr<client::Client>> client =
@@ -161,19 +175,27 @@ int Run(const LoadOptions& options_in) {
   sampler.reset();
 
   const LoadStats::Summary s = stats.Summarize();
+  Recoveries recoveries;
+  for (const auto& client : clients) {
+    recoveries.retries += client->retries();
+    recoveries.reuploads += client->reuploads();
+  }
   std::printf(
       "%d clients x %d operations x %d rounds: %lld operations in "
-      "%.2f s, %lld errors, %.1f ops/s, p50 %.4f s, p99 %.4f s\n",
+      "%.2f s, %lld errors, %.1f ops/s, p50 %.4f s, p99 %.4f s; "
+      "%lld retries, %lld re-uploads\n",
       options.clients, options.operations, rounds,
       static_cast<long long>(s.operations), wall_s,
       static_cast<long long>(s.errors),
-      wall_s > 0 ? s.operations / wall_s : 0.0, s.p50_s, s.p99_s);
+      wall_s > 0 ? s.operations / wall_s : 0.0, s.p50_s, s.p99_s,
+      static_cast<long long>(recoveries.retries),
+      static_cast<long long>(recoveries.reuploads));
   if (!s.first_error.empty()) {
     std::printf("first error: %s\n", s.first_error.c_str());
   }
   if (options.json) {
-    std::printf("%s\n", Json(options, s, rounds, wall_s, rss_warm, rss_end,
-                             std::max(rss_max, rss_end.value_or(0)))
+    std::printf("%s\n", Json(options, s, recoveries, rounds, wall_s, rss_warm,
+                             rss_end, std::max(rss_max, rss_end.value_or(0)))
                             .c_str());
   }
   std::fflush(stdout);

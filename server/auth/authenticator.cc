@@ -53,13 +53,27 @@ absl::StatusOr<std::string> Authenticator::Authenticate(
   if (token.size() > kMaxTokenLength) {
     return Unauthenticated("invalid bearer token");
   }
+  const std::shared_ptr<const TokenTable> table = this->table();
   const TokenGrant* match = nullptr;
-  for (const TokenGrant& grant : table_.grants) {
+  for (const TokenGrant& grant : table->grants) {
     // No break: the time does not depend on which grant matched.
     if (ConstantTimeEquals(token, grant.token)) match = &grant;
   }
   if (match == nullptr) return Unauthenticated("invalid bearer token");
   return match->tenant;
+}
+
+void Authenticator::Replace(TokenTable table) {
+  auto next = std::make_shared<const TokenTable>(std::move(table));
+  absl::MutexLock lock(&mu_);
+  table_.swap(next);
+  // The old table is freed outside the lock (by `next`), or later by a
+  // request still holding it.
+}
+
+std::shared_ptr<const TokenTable> Authenticator::table() const {
+  absl::MutexLock lock(&mu_);
+  return table_;
 }
 
 }  // namespace factord::server

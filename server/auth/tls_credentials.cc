@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/security/server_credentials.h"
+#include "server/auth/tls_certificate_store.h"
 
 namespace factord::server {
 namespace {
@@ -52,8 +53,15 @@ absl::StatusOr<std::string> ReadPemFile(absl::string_view flag,
   return pem;
 }
 
-absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
+ServingCredentials::ServingCredentials() = default;
+ServingCredentials::ServingCredentials(ServingCredentials&&) = default;
+ServingCredentials& ServingCredentials::operator=(ServingCredentials&&) =
+    default;
+ServingCredentials::~ServingCredentials() = default;
+
+absl::StatusOr<ServingCredentials> MakeServerCredentials(
     const ServerConfig& config) {
+  ServingCredentials serving;
   if (!TlsEnabled(config)) {
     if (!config.tls_key_file.empty()) {
       return absl::InvalidArgumentError(
@@ -64,31 +72,19 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
           "--tls_client_ca is set but --tls_cert is not: client certificates "
           "are checked only over TLS");
     }
-    return grpc::InsecureServerCredentials();
+    serving.credentials = grpc::InsecureServerCredentials();
+    return serving;
   }
   if (config.tls_key_file.empty()) {
     return absl::InvalidArgumentError(
         "--tls_cert is set but --tls_key is not: TLS needs both");
   }
-  absl::StatusOr<std::string> cert =
-      ReadPemFile("tls_cert", config.tls_cert_file, "CERTIFICATE");
-  if (!cert.ok()) return cert.status();
-  absl::StatusOr<std::string> key =
-      ReadPemFile("tls_key", config.tls_key_file, "PRIVATE KEY");
-  if (!key.ok()) return key.status();
-
-  grpc::SslServerCredentialsOptions options(
-      GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
-  options.pem_key_cert_pairs.push_back({*std::move(key), *std::move(cert)});
-  if (!config.tls_client_ca_file.empty()) {
-    absl::StatusOr<std::string> ca =
-        ReadPemFile("tls_client_ca", config.tls_client_ca_file, "CERTIFICATE");
-    if (!ca.ok()) return ca.status();
-    options.pem_root_certs = *std::move(ca);
-    options.client_certificate_request =
-        GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
-  }
-  return grpc::SslServerCredentials(options);
+  absl::StatusOr<std::unique_ptr<TlsCertificateStore>> store =
+      TlsCertificateStore::Create(config);
+  if (!store.ok()) return store.status();
+  serving.tls = *std::move(store);
+  serving.credentials = serving.tls->Credentials();
+  return serving;
 }
 
 }  // namespace factord::server

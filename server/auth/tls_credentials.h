@@ -3,10 +3,11 @@
 // TLS (a client certificate signed by --tls_client_ca is required and
 // verified) when a client CA is given.
 //
-// Files are read and sanity-checked here, at start-up, so that a missing or
-// wrong file stops the daemon with a message naming the flag and the path.
-// Whether the key matches the certificate is checked by gRPC's TLS library
-// when the port is opened (Server::Start reports that failure).
+// Files are read and checked here, at start-up, so that a missing or wrong
+// file (unparsable, a key that is not the certificate's, an expired
+// certificate) stops the daemon with a message naming the flag and the
+// path. TLS is served from a TlsCertificateStore, so that the files can be
+// replaced while the daemon runs (tls_certificate_store.h).
 #ifndef FACTORD_SERVER_AUTH_TLS_CREDENTIALS_H_
 #define FACTORD_SERVER_AUTH_TLS_CREDENTIALS_H_
 
@@ -19,6 +20,10 @@
 #include "server/config.h"
 
 namespace factord::server {
+class TlsCertificateStore;
+}
+
+namespace factord::server {
 
 // The text of the PEM file `path` given by `--<flag>`. InvalidArgument
 // naming the flag and the path when it is unreadable, empty, or holds no
@@ -28,9 +33,20 @@ absl::StatusOr<std::string> ReadPemFile(absl::string_view flag,
                                         const std::string& path,
                                         absl::string_view label_suffix);
 
+// What the gRPC port serves with, and the store of the TLS files that
+// reloads them (nullptr for plaintext).
+struct ServingCredentials {
+  std::shared_ptr<grpc::ServerCredentials> credentials;
+  std::unique_ptr<TlsCertificateStore> tls;
+  ServingCredentials();
+  ServingCredentials(ServingCredentials&&);
+  ServingCredentials& operator=(ServingCredentials&&);
+  ~ServingCredentials();
+};
+
 // InvalidArgument for an incomplete combination (a key without a
 // certificate, a client CA without a certificate) or a bad file.
-absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
+absl::StatusOr<ServingCredentials> MakeServerCredentials(
     const ServerConfig& config);
 
 // True when the config asks for TLS.

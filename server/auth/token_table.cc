@@ -116,7 +116,7 @@ absl::StatusOr<TokenTable> ParseTokenTable(absl::string_view text,
   return table;
 }
 
-absl::StatusOr<TokenTable> LoadTokenTable(const std::string& path) {
+absl::StatusOr<std::string> ReadTokensFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::InvalidArgumentError(
@@ -129,7 +129,18 @@ absl::StatusOr<TokenTable> LoadTokenTable(const std::string& path) {
     return absl::InvalidArgumentError(
         absl::StrCat("--auth_tokens_file: error reading '", path, "'"));
   }
-  return ParseTokenTable(text.str(), absl::StrCat("--auth_tokens_file ", path));
+  return text.str();
+}
+
+absl::StatusOr<TokenTable> ParseTokensFile(absl::string_view text,
+                                           const std::string& path) {
+  return ParseTokenTable(text, absl::StrCat("--auth_tokens_file ", path));
+}
+
+absl::StatusOr<TokenTable> LoadTokenTable(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadTokensFile(path);
+  if (!text.ok()) return text.status();
+  return ParseTokensFile(*text, path);
 }
 
 }  // namespace factord::server

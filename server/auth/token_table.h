@@ -39,6 +39,14 @@ inline constexpr size_t kMaxTenantLength = 64;
 absl::StatusOr<TokenTable> ParseTokenTable(absl::string_view text,
                                            absl::string_view source);
 
+// The text of the tokens file `path`. InvalidArgument naming
+// --auth_tokens_file and the path when it cannot be read.
+absl::StatusOr<std::string> ReadTokensFile(const std::string& path);
+
+// ParseTokenTable with the source named as LoadTokenTable names it.
+absl::StatusOr<TokenTable> ParseTokensFile(absl::string_view text,
+                                           const std::string& path);
+
 // Reads and parses `path`. InvalidArgument naming --auth_tokens_file and
 // the path when it cannot be read.
 absl::StatusOr<TokenTable> LoadTokenTable(const std::string& path);

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "prometheus/text_serializer.h"
 
 namespace factord::server {
@@ -42,10 +44,15 @@ constexpr absl::string_view kPrecreatedMethods[] = {
     "lu",
 };
 
+// NOT_FOUND answers remembered for the re-upload count.
+constexpr size_t kRememberedMissing = 10000;
+constexpr absl::Duration kMissingTtl = absl::Minutes(10);
+
 }  // namespace
 
 Metrics::Metrics(absl::string_view version, absl::string_view backend)
-    : registry_(std::make_shared<prometheus::Registry>()) {
+    : registry_(std::make_shared<prometheus::Registry>()),
+      recently_missing_(kRememberedMissing, kMissingTtl) {
   auto& reg = *registry_;
   rpc_requests_ = &prometheus::BuildCounter()
                        .Name("factord_rpc_requests_total")
@@ -140,6 +147,47 @@ Metrics::Metrics(absl::string_view version, absl::string_view backend)
                    .Help("RPCs started and not yet finished.")
                    .Register(reg)
                    .Add({});
+  cache_budget_ = &prometheus::BuildGauge()
+                       .Name("factord_cache_budget_bytes")
+                       .Help(
+                           "Host byte budget of the factor cache "
+                           "(--cache_bytes).")
+                       .Register(reg)
+                       .Add({});
+  workers_ = &prometheus::BuildGauge()
+                  .Name("factord_workers")
+                  .Help(
+                      "Worker threads, by pool (job: factorizations and "
+                      "solves; assembly: uploads).")
+                  .Register(reg);
+  busy_workers_ = &prometheus::BuildGauge()
+                       .Name("factord_workers_busy")
+                       .Help("Worker threads running a job, by pool.")
+                       .Register(reg);
+  reuploads_ =
+      &prometheus::BuildCounter()
+           .Name("factord_reuploads_total")
+           .Help(
+               "Uploads of a matrix ID this daemon answered NOT_FOUND for "
+               "in the last 10 minutes: clients restoring a matrix moved "
+               "here (failover, drain) or lost (restart, eviction).")
+           .Register(reg)
+           .Add({});
+  reloads_ = &prometheus::BuildCounter()
+                  .Name("factord_credential_reloads_total")
+                  .Help(
+                      "Reloads of the tokens file or the TLS files "
+                      "(SIGHUP or --reload_interval), by result.")
+                  .Register(reg);
+  for (const char* credentials : {"tokens", "tls"}) {
+    for (const char* result : {"applied", "refused"}) {
+      reloads_->Add({{"credentials", credentials}, {"result", result}});
+    }
+  }
+  for (const char* pool : {"job", "assembly"}) {
+    workers_->Add({{"pool", pool}});
+    busy_workers_->Add({{"pool", pool}});
+  }
   // Every method appears from the first scrape on, so that rate() over a
   // fresh process has a zero to start from.
   for (absl::string_view method : kRpcMethods) {
@@ -189,6 +237,33 @@ void Metrics::ObserveSolve(absl::string_view method, absl::string_view backend,
   solve_residual_->Observe(relative_residual);
 }
 
+void Metrics::ObserveMatrixRpc(absl::string_view method, absl::string_view code,
+                               absl::string_view tenant,
+                               absl::string_view matrix_id) {
+  if (matrix_id.empty()) return;
+  // Tenants' IDs are separate name spaces; '\n' occurs in neither.
+  const std::string key = absl::StrCat(tenant, "\n", matrix_id);
+  if (code == "NOT_FOUND") {
+    recently_missing_.Remember(key, absl::Now());
+  } else if (code == "OK" && method == "UploadMatrix" &&
+             recently_missing_.Take(key, absl::Now())) {
+    reuploads_->Increment();
+  }
+}
+
+void Metrics::SetWorkers(int64_t job_workers, int64_t assembly_workers) {
+  workers_->Add({{"pool", "job"}}).Set(static_cast<double>(job_workers));
+  workers_->Add({{"pool", "assembly"}})
+      .Set(static_cast<double>(assembly_workers));
+}
+
+void Metrics::CredentialsReloaded(absl::string_view credentials, bool applied) {
+  reloads_
+      ->Add({{"credentials", std::string(credentials)},
+             {"result", applied ? "applied" : "refused"}})
+      .Increment();
+}
+
 std::string Metrics::Scrape() {
   {
     absl::MutexLock lock(&source_mu_);
@@ -198,6 +273,10 @@ std::string Metrics::Scrape() {
       cache_entries_->Set(static_cast<double>(s.cache_entries));
       queue_length_->Set(static_cast<double>(s.queue_length));
       device_memory_->Set(static_cast<double>(s.device_memory_bytes));
+      busy_workers_->Add({{"pool", "job"}})
+          .Set(static_cast<double>(s.busy_job_workers));
+      busy_workers_->Add({{"pool", "assembly"}})
+          .Set(static_cast<double>(s.busy_assembly_workers));
     }
   }
   return prometheus::TextSerializer().Serialize(registry_->Collect());

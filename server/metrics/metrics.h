@@ -21,6 +21,7 @@
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
+#include "server/metrics/recently_missing.h"
 
 namespace factord::server {
 
@@ -30,6 +31,8 @@ struct GaugeSnapshot {
   int64_t cache_entries = 0;
   int64_t queue_length = 0;
   int64_t device_memory_bytes = 0;
+  int64_t busy_job_workers = 0;       // factorizations and solves running
+  int64_t busy_assembly_workers = 0;  // upload assemblies running
 };
 
 class Metrics {
@@ -47,6 +50,12 @@ class Metrics {
   // code name ("OK").
   void ObserveRpc(absl::string_view method, absl::string_view code,
                   double seconds);
+  // One finished RPC that named matrix `matrix_id` (empty: none) for
+  // `tenant`: a NOT_FOUND is remembered for ten minutes, and a successful
+  // UploadMatrix of a remembered ID counts as a re-upload
+  // (factord_reuploads_total; recently_missing.h).
+  void ObserveMatrixRpc(absl::string_view method, absl::string_view code,
+                        absl::string_view tenant, absl::string_view matrix_id);
   void ObserveFactorize(absl::string_view method, absl::string_view backend,
                         double seconds);
   void ObserveSolve(absl::string_view method, absl::string_view backend,
@@ -66,6 +75,15 @@ class Metrics {
   void SetDeviceMemoryBudget(int64_t bytes) {
     device_memory_budget_->Set(static_cast<double>(bytes));
   }
+
+  // The host budget of the factor cache (--cache_bytes), and the size of
+  // each worker pool ("job": factorizations and solves; "assembly").
+  void SetCacheBudget(int64_t bytes) {
+    cache_budget_->Set(static_cast<double>(bytes));
+  }
+  void SetWorkers(int64_t job_workers, int64_t assembly_workers);
+  // A reload of `credentials` ("tokens" or "tls") was applied or refused.
+  void CredentialsReloaded(absl::string_view credentials, bool applied);
 
   // The Prometheus text exposition format (version 0.0.4) of every family.
   std::string Scrape();
@@ -89,6 +107,12 @@ class Metrics {
   prometheus::Gauge* device_memory_budget_;
   prometheus::Gauge* queue_length_;
   prometheus::Gauge* inflight_;
+  prometheus::Gauge* cache_budget_;
+  prometheus::Family<prometheus::Gauge>* workers_;
+  prometheus::Family<prometheus::Gauge>* busy_workers_;
+  prometheus::Counter* reuploads_;
+  prometheus::Family<prometheus::Counter>* reloads_;
+  RecentlyMissing recently_missing_;
 
   absl::Mutex source_mu_;
   std::function<GaugeSnapshot()> gauge_source_ ABSL_GUARDED_BY(source_mu_);

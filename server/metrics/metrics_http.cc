@@ -16,7 +16,7 @@ struct MetricsHttpServer::Impl {
 };
 
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
-    const std::string& listen, Metrics* metrics) {
+    const std::string& listen, Metrics* metrics, std::function<bool()> ready) {
   const size_t colon = listen.rfind(':');
   int port = 0;
   if (colon == std::string::npos ||
@@ -37,6 +37,16 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
                    res.set_content(metrics->Scrape(),
                                    "text/plain; version=0.0.4; charset=utf-8");
                  });
+  if (ready) {
+    impl->http.Get("/ready",
+                   [ready = std::move(ready)](const httplib::Request&,
+                                              httplib::Response& res) {
+                     const bool serving = ready();
+                     res.status = serving ? 200 : 503;
+                     res.set_content(serving ? "SERVING\n" : "NOT_SERVING\n",
+                                     "text/plain; charset=utf-8");
+                   });
+  }
   if (port == 0) {
     port = impl->http.bind_to_any_port(host);
     if (port < 0) {

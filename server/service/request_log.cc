@@ -65,6 +65,7 @@ void RequestLog::Finish(const grpc::Status& status) {
   const absl::string_view code = GrpcCodeName(status.error_code());
   metrics_->InflightChange(-1);
   metrics_->ObserveRpc(rpc_, code, seconds);
+  metrics_->ObserveMatrixRpc(rpc_, code, tenant_, matrix_id_);
   std::string line = absl::StrFormat(
       "request=%s rpc=%s matrix=%s code=%s duration_s=%.6f", request_id_, rpc_,
       matrix_id_.empty() ? "-" : OneLine(matrix_id_), code, seconds);

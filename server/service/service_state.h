@@ -36,7 +36,7 @@ struct ServiceState {
   Metrics* metrics = nullptr;
   LiveReactors* reactors = nullptr;
   // Bearer-token authentication; nullptr: off (every caller is tenant "").
-  std::shared_ptr<const Authenticator> authenticator;
+  std::shared_ptr<Authenticator> authenticator;
   // Solver RPCs open at once; nullptr: not counted.
   std::shared_ptr<ConcurrencyLimit> concurrency;
 

@@ -331,7 +331,15 @@ void StepReactor::WriteNext() {
     End(absl::OkStatus());
     return;
   }
-  StartWrite(&replies_.front());
+  if (replies_.size() > 1) {
+    StartWrite(&replies_.front());
+    return;
+  }
+  // The last reply goes out with the status: one round less on the stream.
+  if (caller_.ok()) caller_->slot.Reset();
+  log_.Finish(grpc::Status::OK);
+  StartWriteAndFinish(&replies_.front(), grpc::WriteOptions(),
+                      grpc::Status::OK);
 }
 
 void StepReactor::End(const absl::Status& status) {

@@ -101,7 +101,8 @@ expect(flag("backend") === (variant === "gpu" ? "cuda" : "cpu"),
        `--backend=${flag("backend")}`);
 const known = ["listen", "metrics_listen", "backend", "threads", "workers",
                "cache_bytes", "device_cache_bytes", "idle_ttl", "max_n",
-               "max_nnz", "max_message_bytes", "max_queue", "shutdown_grace"];
+               "max_nnz", "max_message_bytes", "max_queue", "shutdown_grace",
+               "drain_delay"];
 const unknown = flags.filter((f) => !known.includes(f.replace(/^--|=.*$/g, "")));
 expect(unknown.length === 0, `only known flags (unknown: ${unknown})`);
 const cacheBytes = Number(flag("cache_bytes"));
@@ -112,6 +113,10 @@ const grace = /^([0-9]+)s$/.exec(flag("shutdown_grace") ?? "")?.[1];
 expect(grace && Number(grace) < (pod.spec.terminationGracePeriodSeconds ?? 30),
        `--shutdown_grace=${flag("shutdown_grace")} ends before the pod's ` +
        `terminationGracePeriodSeconds`);
+const drain = /^([0-9]+)s$/.exec(flag("drain_delay") ?? "")?.[1];
+expect(drain && Number(drain) >= 10 && Number(drain) < Number(grace),
+       `--drain_delay=${flag("drain_delay")} covers the readiness probe ` +
+       `(5 s x 2) within --shutdown_grace`);
 if (variant === "gpu") {
   expect(Number(flag("device_cache_bytes")) > 0, "--device_cache_bytes set");
 }

@@ -29,6 +29,7 @@ factord_deploy_check(promtool_test_rules
 factord_deploy_check(dashboard_promql
   ${FACTORD_DEPLOY_CHECKS}/check_dashboard.sh)
 factord_deploy_check(dockerfiles ${FACTORD_DEPLOY_CHECKS}/check_dockerfiles.sh)
+factord_deploy_check(haproxy ${FACTORD_DEPLOY_CHECKS}/check_haproxy.sh)  # haproxy: fleet_tests.cmake
 
 # Against the real daemon on loopback.
 if(TARGET factord)

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <thread>
 
 #include "httplib.h"
 #include "server/service_fixture.h"
@@ -52,6 +53,35 @@ TEST(ServerStart, PortsAreReportedAndMetricsCanBeDisabled) {
   EXPECT_EQ((*server)->metrics_port(), 0);
   (*server)->Shutdown(absl::Seconds(1));
   (*server)->Shutdown(absl::Seconds(1));  // idempotent
+  (*server)->Wait();
+}
+
+TEST(ServerShutdown, ReadyTurns503AndNewRequestsAreServedDuringDrainDelay) {
+  ServerConfig c = TestConfig();
+  c.drain_delay = absl::Seconds(1);
+  auto server = Server::Start(c);
+  ASSERT_TRUE(server.ok()) << server.status();
+  httplib::Client http("127.0.0.1", (*server)->metrics_port());
+  auto ready = http.Get("/ready");
+  ASSERT_TRUE(ready);
+  EXPECT_EQ(ready->status, 200);
+  auto stub = v1::Solver::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string((*server)->port()),
+                          grpc::InsecureChannelCredentials()));
+
+  const absl::Time start = absl::Now();
+  std::thread stopper([&] { (*server)->Shutdown(absl::Seconds(10)); });
+  absl::SleepFor(absl::Milliseconds(300));
+  ready = http.Get("/ready");
+  ASSERT_TRUE(ready);
+  EXPECT_EQ(ready->status, 503);
+  EXPECT_EQ(ready->body, "NOT_SERVING\n");
+  // Proxies have not noticed yet: a new request is still served.
+  grpc::ClientContext context;
+  v1::ServerInfoReply info;
+  EXPECT_TRUE(stub->ServerInfo(&context, v1::ServerInfoRequest(), &info).ok());
+  stopper.join();
+  EXPECT_GE(absl::Now() - start, absl::Seconds(1));
   (*server)->Wait();
 }
 

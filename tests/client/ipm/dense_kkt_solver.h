@@ -30,6 +30,7 @@ class DenseKktSolver : public KktSolver {
     values_set_ = true;
     kkt_ = kkt;
     ++set_values_calls;
+    ++calls_;
     return absl::OkStatus();
   }
 
@@ -54,6 +55,7 @@ class DenseKktSolver : public KktSolver {
     std::vector<double> work(lwork);
     dsytrf_("L", &n, factor_.data(), &n, pivots_.data(), work.data(), &lwork,
             &info);
+    ++calls_;
     KktFactorReport report;
     report.inertia_known = true;
     report.analysis_reused = factorizations++ > 0;
@@ -84,6 +86,7 @@ class DenseKktSolver : public KktSolver {
   absl::StatusOr<KktSolveReport> Solve(
       std::vector<std::vector<double>>& rhs) override {
     const int n = static_cast<int>(kkt_.dim), one = 1;
+    ++calls_;
     for (std::vector<double>& b : rhs) {
       bytes_ += 8 * n;
       int info = 0;
@@ -95,6 +98,8 @@ class DenseKktSolver : public KktSolver {
   }
 
   int64_t bytes_sent() const override { return bytes_; }
+  // Each SetValues, Factorize and Solve counts as one request.
+  int64_t round_trips() const override { return calls_; }
 
   int factorizations = 0;
   int set_values_calls = 0;
@@ -105,6 +110,7 @@ class DenseKktSolver : public KktSolver {
   std::vector<double> factor_;
   std::vector<int> pivots_;
   int64_t bytes_ = 0;
+  int64_t calls_ = 0;
 };
 
 }  // namespace factord::ipm::test_support

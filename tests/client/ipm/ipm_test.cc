@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "client/ipm/dense_kkt_solver.h"
 #include "client/ipm/mps_reader.h"
@@ -104,6 +105,60 @@ TEST(IpmTest, OneFactorizationAndTwoSolvesPerIteration) {
   EXPECT_EQ(kkt.factorizations, iterations + 1);
   // Values once, two right-hand sides: exactly 8 nnz + 16 dim here.
   EXPECT_EQ(max_bytes, 8 * nnz + 16 * dim);
+}
+
+// Records how the IPM drives the seam: per iteration one FactorizeAndSolve
+// with new values and the predictor's right-hand side, then one Solve (the
+// corrector), so that a remote solver needs two round trips.
+class RecordingSolver : public DenseKktSolver {
+ public:
+  absl::StatusOr<KktStepReport> FactorizeAndSolve(
+      const SymmetricLowerCsr* kkt, const DiagonalShift& shift,
+      std::vector<std::vector<double>>& rhs) override {
+    calls.push_back(kkt != nullptr ? 'V' : 'F');
+    rhs_counts.push_back(static_cast<int>(rhs.size()));
+    inside_step_ = true;  // the base solves through Solve below
+    absl::StatusOr<KktStepReport> r =
+        DenseKktSolver::FactorizeAndSolve(kkt, shift, rhs);
+    inside_step_ = false;
+    return r;
+  }
+  absl::StatusOr<KktSolveReport> Solve(
+      std::vector<std::vector<double>>& rhs) override {
+    if (!inside_step_) {
+      calls.push_back('S');
+      rhs_counts.push_back(static_cast<int>(rhs.size()));
+    }
+    return DenseKktSolver::Solve(rhs);
+  }
+
+  std::string calls;  // V: with values, F: without, S: a separate Solve
+  std::vector<int> rhs_counts;
+
+ private:
+  bool inside_step_ = false;
+};
+
+TEST(IpmTest, IterationIsOneFactorizeAndSolveThenOneSolve) {
+  absl::StatusOr<QpProblem> p =
+      ReadMpsFile(testing::TestDataPath("lp/afiro.mps.gz"));
+  ASSERT_TRUE(p.ok()) << p.status();
+  RecordingSolver kkt;
+  absl::StatusOr<IpmResult> r = SolveQp(*p, kkt, IpmOptions{});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->status, IpmStatus::kOptimal);
+  ASSERT_GT(r->iterations, 2);
+  // Starting point: values with both right-hand sides (b, c); then per
+  // iteration: values with the predictor, the corrector alone.
+  std::string expected = "V";
+  std::vector<int> counts = {2};
+  for (int k = 0; k < r->iterations; ++k) {
+    expected += "VS";
+    counts.push_back(1);
+    counts.push_back(1);
+  }
+  EXPECT_EQ(kkt.calls, expected);
+  EXPECT_EQ(kkt.rhs_counts, counts);
 }
 
 // Raises the shifts: a solver that reports a wrong inertia until the shift

@@ -1,5 +1,6 @@
 #include "server/metrics/metrics_http.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -47,6 +48,34 @@ TEST(MetricsHttp, BadAddressIsAnError) {
   Metrics m("0.1.0", "cpu");
   EXPECT_EQ(MetricsHttpServer::Start("nonsense", &m).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(MetricsHttp, ReadyAnswersTheReadinessCallback) {
+  Metrics m("0.1.0", "cpu");
+  std::atomic<bool> ready{false};
+  absl::StatusOr<std::unique_ptr<MetricsHttpServer>> http =
+      MetricsHttpServer::Start("127.0.0.1:0", &m,
+                               [&ready] { return ready.load(); });
+  ASSERT_TRUE(http.ok()) << http.status();
+  httplib::Client client("127.0.0.1", (*http)->port());
+  auto res = client.Get("/ready");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 503);
+  EXPECT_EQ(res->body, "NOT_SERVING\n");
+  ready = true;
+  res = client.Get("/ready");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_EQ(res->body, "SERVING\n");
+
+  // Without a callback there is no /ready.
+  absl::StatusOr<std::unique_ptr<MetricsHttpServer>> plain =
+      MetricsHttpServer::Start("127.0.0.1:0", &m);
+  ASSERT_TRUE(plain.ok());
+  httplib::Client other("127.0.0.1", (*plain)->port());
+  res = other.Get("/ready");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 404);
 }
 
 }  // namespace

@@ -56,5 +56,44 @@ TEST(Metrics, ScrapeHasEveryFamilyAndTheRecordedValues) {
   EXPECT_TRUE(Contains(text, "factord_solve_iterations_count 1"));
 }
 
+TEST(Metrics, CapacityFamiliesAndReuploadsAfterNotFound) {
+  Metrics m("9.9.9", "cpu");
+  m.SetCacheBudget(int64_t{1} << 30);
+  m.SetWorkers(4, 2);
+  m.SetGaugeSource([] {
+    GaugeSnapshot g;
+    g.busy_job_workers = 3;
+    g.busy_assembly_workers = 1;
+    return g;
+  });
+  // An upload after NOT_FOUND of the same ID (and tenant) is a re-upload;
+  // a first upload, another tenant's, or a failed one is not.
+  m.ObserveMatrixRpc("UploadMatrix", "OK", "", "fresh");
+  m.ObserveMatrixRpc("Factorize", "NOT_FOUND", "alice", "moved");
+  m.ObserveMatrixRpc("UploadMatrix", "OK", "bob", "moved");
+  m.ObserveMatrixRpc("UploadMatrix", "RESOURCE_EXHAUSTED", "alice", "moved");
+  m.ObserveMatrixRpc("UploadMatrix", "OK", "alice", "moved");  // counts
+  m.ObserveMatrixRpc("UploadMatrix", "OK", "alice", "moved");  // once only
+  m.ObserveMatrixRpc("Solve", "NOT_FOUND", "", "lost");
+  m.ObserveMatrixRpc("UploadMatrix", "OK", "", "lost");  // counts
+  m.ObserveMatrixRpc("ServerInfo", "NOT_FOUND", "", "");
+  m.CredentialsReloaded("tls", false);
+  const std::string text = m.Scrape();
+  for (const char* needle : {
+           "factord_cache_budget_bytes 1073741824",
+           "factord_workers{pool=\"job\"} 4",
+           "factord_workers{pool=\"assembly\"} 2",
+           "factord_workers_busy{pool=\"job\"} 3",
+           "factord_workers_busy{pool=\"assembly\"} 1",
+           "factord_reuploads_total 2",
+           "factord_credential_reloads_total{credentials=\"tls\",result="
+           "\"refused\"} 1",
+           "factord_credential_reloads_total{credentials=\"tokens\",result="
+           "\"applied\"} 0",
+       }) {
+    EXPECT_TRUE(Contains(text, needle)) << needle;
+  }
+}
+
 }  // namespace
 }  // namespace factord::server

@@ -1,0 +1,147 @@
+// factord_connect and factord_disconnect: the options with their
+// environment defaults (factord.h, factord_connect_options) turned into the
+// C++ client's ConnectOptions.
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "capi/handle.h"
+#include "capi/last_error.h"
+#include "client/factord_client.h"
+#include "factord/factord.h"
+
+namespace factord::capi {
+namespace {
+
+constexpr char kDefaultAddress[] = "127.0.0.1:50051";
+constexpr absl::Duration kDefaultConnectTimeout = absl::Seconds(10);
+
+// $name when it is set and not empty.
+const char* Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && value[0] != '\0' ? value : nullptr;
+}
+
+// The caller's string, else $env, else "" ("" from the caller: none).
+std::string StringOption(const char* value, const char* env) {
+  if (value != nullptr) return value;
+  const char* from_env = Env(env);
+  return from_env != nullptr ? from_env : "";
+}
+
+// A duration option in milliseconds: > 0 that long, 0 `zero_means`, < 0
+// $env in seconds if set, else `fallback`. False (with the failure
+// recorded) when $env is not a non-negative number.
+bool DurationOption(int64_t ms, const char* env, absl::Duration zero_means,
+                    absl::Duration fallback, absl::Duration* out) {
+  if (ms > 0) {
+    *out = absl::Milliseconds(ms);
+    return true;
+  }
+  if (ms == 0) {
+    *out = zero_means;
+    return true;
+  }
+  const char* text = Env(env);
+  if (text == nullptr) {
+    *out = fallback;
+    return true;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const double seconds = std::strtod(text, &end);
+  if (errno != 0 || end == text || *end != '\0' || !std::isfinite(seconds) ||
+      seconds < 0) {
+    Fail(FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION",
+         absl::StrCat(env, "='", text,
+                      "' is not a number of seconds (e.g. 2.5)"));
+    return false;
+  }
+  *out = seconds == 0 ? zero_means : absl::Seconds(seconds);
+  return true;
+}
+
+}  // namespace
+}  // namespace factord::capi
+
+extern "C" {
+
+FACTORD_C_EXPORT const char* factord_version(void) { return FACTORD_VERSION; }
+
+FACTORD_C_EXPORT void factord_connect_options_init(
+    factord_connect_options* options) {
+  if (options == nullptr) return;
+  *options = factord_connect_options{};
+  options->rpc_timeout_ms = -1;
+  options->connect_timeout_ms = -1;
+  options->unavailable_retry_ms = -1;
+}
+
+FACTORD_C_EXPORT factord_status
+factord_connect(const char* address, const factord_connect_options* options,
+                factord_handle** handle) {
+  using namespace factord::capi;
+  return Guarded([&]() -> factord_status {
+    if (handle == nullptr) return BadRequest("handle is NULL");
+    *handle = nullptr;
+    factord_connect_options o;
+    factord_connect_options_init(&o);
+    if (options != nullptr) o = *options;
+
+    std::string target = address != nullptr ? address : "";
+    if (target.empty()) {
+      const char* env = Env("FACTORD_SERVER");
+      target = env != nullptr ? env : kDefaultAddress;
+    }
+    factord::client::ConnectOptions c;
+    if (o.token != nullptr) c.token = o.token;  // "" -> $FACTORD_TOKEN
+    c.tls_ca_file = StringOption(o.tls_ca_file, "FACTORD_TLS_CA");
+    c.tls_cert_file = StringOption(o.tls_cert_file, "FACTORD_TLS_CERT");
+    c.tls_key_file = StringOption(o.tls_key_file, "FACTORD_TLS_KEY");
+    const char* tls_env = Env("FACTORD_TLS");
+    c.tls = o.tls == 1 ||
+            (o.tls == 0 && tls_env != nullptr && std::string(tls_env) == "1");
+    if (!DurationOption(o.rpc_timeout_ms, "FACTORD_RPC_TIMEOUT",
+                        absl::InfiniteDuration(), absl::InfiniteDuration(),
+                        &c.rpc_timeout) ||
+        !DurationOption(o.connect_timeout_ms, "FACTORD_CONNECT_TIMEOUT",
+                        absl::ZeroDuration(), kDefaultConnectTimeout,
+                        &c.connect_timeout)) {
+      return factord_last_error_code();
+    }
+    absl::Duration retry = c.connect_timeout;
+    if (o.unavailable_retry_ms >= 0) {
+      retry = absl::Milliseconds(o.unavailable_retry_ms);
+    }
+    c.reupload_on_not_found = o.reupload != 0;
+    // Reconnect to a daemon that went away at least every second (gRPC's
+    // backoff would grow to minutes), so that retries see a restarted
+    // daemon soon.
+    c.max_reconnect_backoff = absl::Seconds(1);
+    if (o.max_chunk_bytes > 0) c.max_chunk_bytes = o.max_chunk_bytes;
+    if (o.max_chunk_bytes < 0) {
+      return BadRequest(absl::StrCat("max_chunk_bytes = ", o.max_chunk_bytes,
+                                     " is negative"));
+    }
+
+    absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
+        factord::client::Client::Connect(target, c);
+    if (!client.ok()) return FailWith(client.status());
+    auto h = std::make_unique<factord_handle>();
+    h->client = *std::move(client);
+    h->unavailable_retry = retry;
+    *handle = h.release();
+    return FACTORD_OK;
+  });
+}
+
+FACTORD_C_EXPORT factord_status factord_disconnect(factord_handle* handle) {
+  delete handle;
+  return FACTORD_OK;
+}
+
+}  // extern "C"

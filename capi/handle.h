@@ -1,0 +1,92 @@
+// What a factord_handle holds: the C++ client, the retry budget for
+// UNAVAILABLE, and per matrix ID the caller's layout (for values in the
+// caller's order) and the last reports. Internal to libfactord_c.
+#ifndef FACTORD_CAPI_HANDLE_H_
+#define FACTORD_CAPI_HANDLE_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "capi/matrix_layout.h"
+#include "client/factord_client.h"
+#include "client/status_details.h"
+#include "factord/factord.h"
+
+namespace factord::capi {
+
+// One matrix ID as this handle knows it.
+struct MatrixEntry {
+  // Held while uploading this ID, so that the layout kept is the one of the
+  // upload the daemon got last.
+  std::mutex upload_mutex;
+
+  std::mutex mutex;  // guards everything below
+  // The caller's layout when this handle uploaded the matrix, else null.
+  std::shared_ptr<const MatrixLayout> layout;
+  // n and stored entries: from the layout or from GetMatrix; 0 = unknown.
+  int64_t n = 0;
+  int64_t stored_nnz = 0;
+  std::optional<factord_factor_report> factor_report;
+  std::optional<std::vector<factord_solve_report>> solve_reports;
+};
+
+}  // namespace factord::capi
+
+struct factord_handle {
+  std::unique_ptr<factord::client::Client> client;
+  absl::Duration unavailable_retry = absl::ZeroDuration();
+  std::atomic<int64_t> uploads{0};
+
+  std::mutex mutex;  // guards matrices
+  std::unordered_map<std::string, std::shared_ptr<factord::capi::MatrixEntry>>
+      matrices;
+
+  // The entry of `id`, made when absent.
+  std::shared_ptr<factord::capi::MatrixEntry> Entry(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::shared_ptr<factord::capi::MatrixEntry>& e = matrices[id];
+    if (!e) e = std::make_shared<factord::capi::MatrixEntry>();
+    return e;
+  }
+
+  // Runs `call` (returning absl::Status or absl::StatusOr) and, while it
+  // fails with UNAVAILABLE and the retry budget lasts, waits (the daemon's
+  // RetryInfo delay, else 50 ms doubling to 1 s) and runs it again.
+  template <typename Call>
+  auto Retrying(Call call) -> decltype(call()) {
+    auto result = call();
+    if (unavailable_retry <= absl::ZeroDuration()) return result;
+    const absl::Time deadline = absl::Now() + unavailable_retry;
+    absl::Duration backoff = absl::Milliseconds(50);
+    while (absl::IsUnavailable(StatusOf(result))) {
+      const absl::Duration left = deadline - absl::Now();
+      if (left <= absl::ZeroDuration()) break;
+      absl::Duration wait =
+          factord::client::RetryDelay(StatusOf(result)).value_or(backoff);
+      absl::SleepFor(std::min(wait, left));
+      backoff = std::min(backoff * 2, absl::Seconds(1));
+      result = call();
+    }
+    return result;
+  }
+
+ private:
+  static const absl::Status& StatusOf(const absl::Status& s) { return s; }
+  template <typename T>
+  static absl::Status StatusOf(const absl::StatusOr<T>& s) {
+    return s.status();
+  }
+};
+
+#endif  // FACTORD_CAPI_HANDLE_H_

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Ipopt + MUMPS against Ipopt + factord, problem by problem, in one run.
+
+For every problem, build/ipopt/factord-ipopt-nlp runs twice with Debian's
+unmodified Ipopt: `--linear_solver=mumps` (linked into Ipopt) and
+`--linear_solver=pardiso` with LD_LIBRARY_PATH=BUILD/pardiso, so that Ipopt
+dlopens factord's libpardiso.so, which sends every KKT system to a factord
+daemon this script starts on a free loopback port (FACTORD_SERVER). It prints
+a table (status, objective, iterations, wall time of IpoptSolve for both,
+relative objective difference, time ratio factord/MUMPS) and checks, for
+every problem that Ipopt + MUMPS solves:
+  - Ipopt + factord solves it too;
+  - |f_factord - f_mumps| <= 1e-6 max(1, |f_mumps|);
+  - |iterations_factord - iterations_mumps| <= max(2, 10% of MUMPS's);
+  - for nonconvex_chain, both runs needed inertia correction.
+With --robustness it also runs robustness.py's checks (daemon killed,
+daemon restarted) in the same run. Exit code 0 when every check passed.
+
+  ipopt/compare_solvers.py [--build=build] [PROBLEM ...] [--qp_dir=DIR]
+      [--markdown] [--robustness] [--connect_timeout=S] [--option=KEY=VALUE]
+  PROBLEM: nonconvex_chain | poisson_control[:N] | FILE.SIF
+  With no PROBLEM and no --qp_dir: nonconvex_chain, every QP of
+  ../shared/data/qp and poisson_control:200 (the whole table, by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
+import ipopt_runs  # noqa: E402
+import robustness  # noqa: E402
+
+OBJECTIVE_TOLERANCE = 1e-6
+
+
+def relative_difference(a: float, b: float) -> float:
+    return abs(a - b) / max(1.0, abs(b))
+
+
+def iteration_slack(mumps_iterations: int) -> float:
+    return max(2.0, 0.1 * mumps_iterations)
+
+
+def verdict(problem, mumps, factord) -> list:
+    """The criteria this pair misses (empty: it passes)."""
+    if not mumps.solved:
+        return []  # nothing is asked of factord where MUMPS fails
+    if not factord.solved:
+        return [f"factord: {factord.status}"]
+    misses = []
+    rm, rf = mumps.record, factord.record
+    if relative_difference(rf["objective"], rm["objective"]) > OBJECTIVE_TOLERANCE:
+        misses.append("objective")
+    if abs(rf["iterations"] - rm["iterations"]) > iteration_slack(rm["iterations"]):
+        misses.append("iterations")
+    if problem.label == "nonconvex_chain" and not (
+            rm["inertia_corrections"] > 0 and rf["inertia_corrections"] > 0):
+        misses.append("no inertia correction")
+    return misses
+
+
+def cells(problem, mumps, factord, misses) -> list:
+    def side(run):
+        r = run.record
+        if not r:
+            return [run.status, "-", "-", f"{run.elapsed:.2f}"]
+        obj = "-" if r["objective"] is None else f"{r['objective']:.10g}"
+        return [r["status"], obj, str(r["iterations"]), f"{r['wall_s']:.3f}"]
+
+    rel = ratio = "-"
+    if mumps.record and factord.record and None not in (
+            mumps.record["objective"], factord.record["objective"]):
+        rel = f"{relative_difference(factord.record['objective'], mumps.record['objective']):.1e}"
+        if mumps.record["wall_s"] > 0:
+            ratio = f"{factord.record['wall_s'] / mumps.record['wall_s']:.2f}"
+    reg = "-"
+    if mumps.record and factord.record:
+        reg = f"{mumps.record['inertia_corrections']}/{factord.record['inertia_corrections']}"
+    published = "-"
+    if problem.published is not None and mumps.record and mumps.record["objective"] is not None:
+        published = f"{relative_difference(mumps.record['objective'], problem.published):.1e}"
+    n_m = f"{mumps.record['n']}/{mumps.record['m']}" if mumps.record else "-"
+    ok = "ok" if not misses else "MISS: " + ", ".join(misses)
+    return [problem.label, n_m, *side(mumps), *side(factord), rel, ratio, reg,
+            published, ok]
+
+
+HEADER = ["problem", "n/m", "MUMPS status", "MUMPS objective", "it", "time s",
+          "factord status", "factord objective", "it", "time s", "rel diff",
+          "ratio", "reg M/f", "vs published", "criteria"]
+
+
+def print_table(rows, markdown: bool) -> None:
+    if markdown:
+        print("| " + " | ".join(HEADER) + " |")
+        print("|" + "---|" * len(HEADER))
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(r[i]) for r in [HEADER, *rows]) for i in range(len(HEADER))]
+    for row in [HEADER, *rows]:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("problems", nargs="*")
+    parser.add_argument("--build", default=str(HERE.parent / "build"))
+    parser.add_argument("--qp_dir", action="append", default=[])
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--robustness", action="store_true")
+    parser.add_argument("--robustness_problem", default="nonconvex_chain")
+    parser.add_argument("--connect_timeout", type=float, default=None,
+                        help="FACTORD_CONNECT_TIMEOUT (s) for the robustness checks")
+    parser.add_argument("--option", action="append", default=[],
+                        help="KEY=VALUE: an Ipopt option for every run (both solvers)")
+    parser.add_argument("--timeout", type=float, default=1800,
+                        help="seconds per run before it counts as failed")
+    args = parser.parse_args()
+
+    build = Path(args.build).resolve()
+    library = build / "pardiso" / "libpardiso.so"
+    if not library.is_file():
+        # libpardiso is part of the build: its absence is a failure, not a skip.
+        print(f"FAIL: {library} is missing (build the factord_pardiso target)",
+              file=sys.stderr)
+        return 1
+    specs = list(args.problems)
+    for qp_dir in args.qp_dir:
+        specs += sorted(str(p) for p in Path(qp_dir).glob("*.SIF"))
+    if not specs:
+        shared = HERE.parent.parent / "shared" / "data" / "qp"
+        specs = ["nonconvex_chain", *sorted(str(p) for p in shared.glob("*.SIF")),
+                 "poisson_control:200"]
+    problems = [ipopt_runs.parse_problem(s) for s in specs]
+
+    work = ipopt_runs.scratch_dir()
+    daemon = ipopt_runs.Daemon(build, work)
+    daemon.start()
+    print(f"factord on {daemon.address} (log {daemon.log_path}); "
+          f"libpardiso {library}", flush=True)
+    extra = [f"--option={o}" for o in args.option]
+    rows, failures = [], []
+    try:
+        for problem in problems:
+            mumps = ipopt_runs.run_nlp(build, problem, "mumps",
+                                       ipopt_runs.solver_env("mumps", build, None),
+                                       args.timeout, extra)
+            factord = ipopt_runs.run_nlp(build, problem, "pardiso",
+                                         ipopt_runs.solver_env("pardiso", build, daemon),
+                                         args.timeout, extra)
+            misses = verdict(problem, mumps, factord)
+            if misses:
+                failures.append(problem.label)
+                if factord.stderr.strip():
+                    print(f"{problem.label} (factord) stderr:\n{factord.stderr[-2000:]}",
+                          file=sys.stderr)
+            rows.append(cells(problem, mumps, factord, misses))
+            print("  ".join(rows[-1]), flush=True)
+    finally:
+        daemon.stop()
+    print()
+    print_table(rows, args.markdown)
+    solved = [r for r in rows if r[2] in ("Solve_Succeeded", "Solved_To_Acceptable_Level")]
+    print(f"\nMUMPS solved {len(solved)}/{len(rows)}; criteria met on "
+          f"{len(rows) - len(failures)}/{len(rows)}"
+          + (f"; missed: {', '.join(failures)}" if failures else ""))
+
+    robust_ok = True
+    if args.robustness:
+        robust_ok = robustness.run_all(
+            build, ipopt_runs.parse_problem(args.robustness_problem),
+            args.connect_timeout) == 0
+    return 0 if not failures and robust_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+# A fleet of daemons behind a real proxy (HAProxy, deploy/haproxy), as
+# ctest tests labelled `fleet`; included from tests/CMakeLists.txt. Each runs
+# its own daemons and proxy on free loopback ports, bounded in time
+# (ctest -L fleet). docs/fleet.md describes them.
+#   fleet.install_tools  fixture: Debian haproxy (and curl, openssl, python3)
+#   fleet.reload         SIGHUP reloads tokens and TLS files (factorctl)
+#   fleet.run            3 daemons + HAProxy: routing by matrix ID, a
+#                        SIGKILL and a SIGTERM under factord-load
+if(TARGET factord AND TARGET factorctl AND TARGET factord-load)
+  add_test(NAME fleet.install_tools
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/install_tools.sh)
+  set_tests_properties(fleet.install_tools PROPERTIES
+    FIXTURES_SETUP fleet_tools LABELS fleet TIMEOUT 300)
+  # deploy.haproxy (tests/deploy) runs `haproxy -c`.
+  if(TEST deploy.haproxy)
+    set_tests_properties(deploy.haproxy PROPERTIES
+      FIXTURES_REQUIRED "deploy_tools;fleet_tools")
+  endif()
+  add_test(NAME fleet.reload
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_reload.sh ${CMAKE_BINARY_DIR})
+  add_test(NAME fleet.run
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/run_fleet.sh ${CMAKE_BINARY_DIR})
+  set_tests_properties(fleet.reload fleet.run PROPERTIES
+    FIXTURES_REQUIRED fleet_tools LABELS fleet TIMEOUT 180 RUN_SERIAL TRUE)
+endif()
