@@ -10,18 +10,9 @@
 #include "server/service/convert.h"
 #include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
+#include "server/service/streamed_values.h"
 
 namespace factord::server {
-namespace {
-
-// Solution chunks stay well below the client's default 4 MiB receive limit.
-int64_t ReplyChunkDoubles(int64_t max_message_bytes) {
-  const int64_t bytes = std::min<int64_t>(max_message_bytes, 4 << 20) / 2;
-  return std::max<int64_t>(1, bytes / static_cast<int64_t>(sizeof(double)));
-}
-
-}  // namespace
-
 SolveReactor::SolveReactor(const ServiceState* state,
                            grpc::CallbackServerContext* context,
                            absl::StatusOr<Caller> caller)

@@ -11,39 +11,19 @@
 #include "server/service/factorize_job.h"
 #include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
+#include "server/service/streamed_values.h"
 
 namespace factord::server {
 namespace {
 
-// Solution chunks: half the message limit, at most 2 MiB of doubles.
-int64_t ReplyChunkDoubles(int64_t max_message_bytes) {
-  const int64_t bytes = std::min<int64_t>(max_message_bytes, 4 << 20) / 2;
-  return std::max<int64_t>(1, bytes / static_cast<int64_t>(sizeof(double)));
+// A ValuesChunk's values.
+std::span<const double> Values(const v1::ValuesChunk& chunk) {
+  return {chunk.values().data(), static_cast<size_t>(chunk.values_size())};
 }
 
 absl::Status BadValues(std::string message) {
   return WithReason(absl::InvalidArgumentError(std::move(message)),
                     v1::INVALID_MATRIX);
-}
-
-// Appends `chunk` to `into` (of its final size) after `received` values.
-absl::Status AppendValues(const v1::ValuesChunk& chunk, const char* what,
-                          std::vector<double>& into, int64_t& received) {
-  const int64_t size = static_cast<int64_t>(into.size());
-  const int64_t count = chunk.values_size();
-  if (count > size - received) {
-    return BadValues(absl::StrCat("received more than ", size, " ", what,
-                                  " (", received + count, " so far)"));
-  }
-  for (int64_t k = 0; k < count; ++k) {
-    const double v = chunk.values(static_cast<int>(k));
-    if (!std::isfinite(v)) {
-      return BadValues(absl::StrCat(what, " ", received + k, " is ", v));
-    }
-    into[received + k] = v;
-  }
-  received += count;
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -130,16 +110,17 @@ absl::Status StepReactor::Consume(const v1::StepRequest& request) {
                               "values sent but the header did not announce "
                               "new_values");
       }
-      return AppendValues(request.values(), "values", values_,
-                          values_received_);
+      return AppendFiniteValues(Values(request.values()), "value", "values",
+                                "nnz", values_, values_received_);
     case v1::StepRequest::kDiagonal:
       if (!header_.diagonal_shift()) {
         return InvalidRequest("diagonal",
                               "a diagonal sent but the header did not "
                               "announce diagonal_shift");
       }
-      return AppendValues(request.diagonal(), "diagonal entries", diagonal_,
-                          diagonal_received_);
+      return AppendFiniteValues(Values(request.diagonal()), "diagonal entry",
+                                "diagonal entries", "n", diagonal_,
+                                diagonal_received_);
     case v1::StepRequest::kRhs:
       return ConsumeRhs(request.rhs());
     default:
@@ -262,14 +243,8 @@ absl::Status StepReactor::Run() {
   const MatrixKey key = caller_->Key(header_.id());
   uint64_t expected = header_.expected_generation();
   if (header_.new_values()) {
-    auto matrix = std::make_shared<CsrMatrix>();
-    const CsrMatrix& old = *entry_.matrix;
-    matrix->rows = old.rows;
-    matrix->cols = old.cols;
-    matrix->structure = old.structure;
-    matrix->row_ptr = old.row_ptr;
-    matrix->col_idx = old.col_idx;
-    matrix->values = std::move(values_);
+    std::shared_ptr<CsrMatrix> matrix =
+        WithNewValues(*entry_.matrix, std::move(values_));
     absl::StatusOr<CacheEntry> updated = state_->cache->ReplaceValues(
         key, std::move(matrix), entry_.pattern_hash, bytes_received_,
         expected);

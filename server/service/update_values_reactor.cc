@@ -1,6 +1,5 @@
 #include "server/service/update_values_reactor.h"
 
-#include <cmath>
 #include <memory>
 #include <utility>
 
@@ -9,6 +8,7 @@
 #include "server/service/convert.h"
 #include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
+#include "server/service/streamed_values.h"
 
 namespace factord::server {
 
@@ -82,25 +82,10 @@ absl::Status UpdateValuesReactor::Consume(
                            "id '",
                            request.id(), "' after '", entry_.id, "'"));
   }
-  const int64_t nnz = static_cast<int64_t>(values_.size());
-  const int64_t count = request.values_size();
-  if (count > nnz - received_) {
-    return WithReason(absl::InvalidArgumentError(absl::StrCat(
-                          "received more than nnz = ", nnz, " values (",
-                          received_ + count, " so far)")),
-                      v1::INVALID_MATRIX);
-  }
-  for (int64_t k = 0; k < count; ++k) {
-    const double v = request.values(static_cast<int>(k));
-    if (!std::isfinite(v)) {
-      return WithReason(absl::InvalidArgumentError(
-                            absl::StrCat("value ", received_ + k, " is ", v)),
-                        v1::INVALID_MATRIX);
-    }
-    values_[received_ + k] = v;
-  }
-  received_ += count;
-  return absl::OkStatus();
+  return AppendFiniteValues(
+      std::span<const double>(request.values().data(),
+                              static_cast<size_t>(request.values_size())),
+      "value", "values", "nnz", values_, received_);
 }
 
 absl::Status UpdateValuesReactor::Complete() {
@@ -114,14 +99,8 @@ absl::Status UpdateValuesReactor::Complete() {
                           " values; the matrix has nnz = ", nnz)),
                       v1::INVALID_MATRIX);
   }
-  auto matrix = std::make_shared<CsrMatrix>();
-  const CsrMatrix& old = *entry_.matrix;
-  matrix->rows = old.rows;
-  matrix->cols = old.cols;
-  matrix->structure = old.structure;
-  matrix->row_ptr = old.row_ptr;
-  matrix->col_idx = old.col_idx;
-  matrix->values = std::move(values_);
+  std::shared_ptr<CsrMatrix> matrix =
+      WithNewValues(*entry_.matrix, std::move(values_));
   absl::StatusOr<CacheEntry> updated =
       state_->cache->ReplaceValues(caller_->Key(entry_.id), std::move(matrix),
                                    entry_.pattern_hash, bytes_received_,
