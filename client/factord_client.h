@@ -48,6 +48,10 @@
 #include "client/option_names.h"
 #include "client/status_details.h"
 
+namespace factord::v1 {
+class StepHeader;  // wire type, used only by the library's internals
+}  // namespace factord::v1
+
 namespace factord::client {
 
 namespace internal {
@@ -383,6 +387,11 @@ class Client {
       absl::string_view id, std::span<const double> values,
       std::span<const std::span<const double>> rhs,
       const StepOptions& options);
+  // StepOnce in one message each way (StepUnary).
+  absl::StatusOr<StepResult> StepUnaryOnce(
+      const v1::StepHeader& header, std::span<const double> values,
+      std::span<const double> diagonal,
+      std::span<const std::span<const double>> rhs);
   // Uploads the kept copy of `id` again (after NOT_FOUND) and, when
   // `refactorize` and the kept values were factorized, factorizes it with
   // the last options. NotFound when no copy is kept. The reply's generation

@@ -1,4 +1,5 @@
-// The Step stream: one interior-point iteration in one round trip. The
+// One interior-point iteration in one round trip: StepUnary (one message
+// each way) when the request fits in one chunk, else the Step stream: the
 // header, the new values, the diagonal shift and the right-hand sides go out
 // in chunks; the server answers once everything has arrived, so the replies
 // are read after the writes (no reader thread needed).
@@ -90,10 +91,6 @@ absl::StatusOr<StepResult> Client::StepOnce(
                                  "header.rhs_count");
   }
 
-  grpc::ClientContext context;
-  internal::PrepareCall(*channel_, id, &context);
-  std::unique_ptr<Stream> stream = channel_->stub->Step(&context);
-
   pb::StepRequest first;
   pb::StepHeader* header = first.mutable_header();
   header->set_id(std::string(id));
@@ -104,6 +101,19 @@ absl::StatusOr<StepResult> Client::StepOnce(
   header->set_diagonal_shift(!options.diagonal_shift.empty());
   *header->mutable_solve_options() = *solve;
   header->set_rhs_count(static_cast<uint32_t>(rhs.size()));
+  // One message each way when everything fits in one request chunk.
+  int64_t doubles = static_cast<int64_t>(values.size() +
+                                         options.diagonal_shift.size());
+  for (std::span<const double> b : rhs) doubles += b.size();
+  if (static_cast<int64_t>(header->ByteSizeLong()) + 64 +
+          doubles * static_cast<int64_t>(sizeof(double)) <=
+      options_.max_chunk_bytes) {
+    return StepUnaryOnce(*header, values, options.diagonal_shift, rhs);
+  }
+
+  grpc::ClientContext context;
+  internal::PrepareCall(*channel_, id, &context);
+  std::unique_ptr<Stream> stream = channel_->stub->Step(&context);
   const int64_t per_chunk =
       internal::ValuesPerChunk(options_.max_chunk_bytes, 0);
   bool open = stream->Write(first);
@@ -176,6 +186,49 @@ absl::StatusOr<StepResult> Client::StepOnce(
     return internal::ClientError(
         absl::StatusCode::kInternal, "INTERNAL",
         "the server ended the Step without every reply");
+  }
+  return result;
+}
+
+absl::StatusOr<StepResult> Client::StepUnaryOnce(
+    const pb::StepHeader& header, std::span<const double> values,
+    std::span<const double> diagonal,
+    std::span<const std::span<const double>> rhs) {
+  pb::StepUnaryRequest request;
+  *request.mutable_header() = header;
+  request.mutable_values()->Add(values.begin(), values.end());
+  request.mutable_diagonal()->Add(diagonal.begin(), diagonal.end());
+  for (std::span<const double> b : rhs) {
+    request.mutable_rhs()->Add(b.begin(), b.end());
+  }
+  grpc::ClientContext context;
+  internal::PrepareCall(*channel_, header.id(), &context);
+  pb::StepUnaryReply reply;
+  absl::Status status = internal::FromGrpcStatus(
+      channel_->stub->StepUnary(&context, request, &reply));
+  if (!status.ok()) return status;
+  if (reply.solutions_size() != static_cast<int>(rhs.size())) {
+    return internal::ClientError(
+        absl::StatusCode::kInternal, "INTERNAL",
+        absl::StrCat("the server answered the Step with ",
+                     reply.solutions_size(), " solutions for ", rhs.size(),
+                     " right-hand sides"));
+  }
+  StepResult result;
+  result.factorization = internal::FromProto(reply.factorization());
+  result.solutions.resize(rhs.size());
+  for (size_t k = 0; k < rhs.size(); ++k) {
+    const pb::SolveReply& solution = reply.solutions(static_cast<int>(k));
+    if (solution.values_size() != static_cast<int>(rhs[k].size())) {
+      return internal::ClientError(
+          absl::StatusCode::kInternal, "INTERNAL",
+          absl::StrCat("the server's solution ", k, " has ",
+                       solution.values_size(), " entries, not ",
+                       rhs[k].size()));
+    }
+    result.solutions[k].x.assign(solution.values().begin(),
+                                 solution.values().end());
+    internal::SetSolveReport(solution, &result.solutions[k]);
   }
   return result;
 }

@@ -4,22 +4,34 @@
 //
 //   factord-ipm --server=HOST:PORT FILE.mps[.gz] [--json] [--method=ldlt]
 //               [--max_iterations=N] [--tolerance=1e-8] [--ordering=auto]
+//               [--max_attempts=1] [--iteration_delay_ms=0]
 //
-// Prints one line per iteration (JSON with --json) and a final line with
-// status, objective and iterations. The final JSON line also reports the
-// per-iteration byte budget, 1.1 (8 nnz + 16 dim) + 4 KiB for the
-// KKT matrix (dim = N + m, nnz its stored lower triangle), the largest bytes
-// and the most requests (round trips: 2, a Step and the corrector's Solve,
-// one more per refactorization the inertia forced) any iteration after the
-// first sent, whether every such iteration stayed within the budget (plus
+// The client re-uploads the KKT matrix under its ID when a daemon answers
+// NOT_FOUND for it (a restart, or behind a proxy a daemon that died and
+// whose matrices moved); --max_attempts > 1 also retries calls that failed
+// in transit (client RetryPolicy: UNAVAILABLE from a proxy whose daemon is
+// gone, a stream reset), with backoff. --iteration_delay_ms is a test aid
+// (tests/fleet/ipm_failover.sh): a pause after each iteration's line, so
+// that a script watching the output acts between two iterations.
+//
+// Prints one line per iteration (JSON with --json, with the KKT matrix's
+// ID) and a final line with status, objective, iterations, the matrix ID
+// and the client's retries and re-uploads. The final JSON line also
+// reports the per-iteration byte budget, 1.1 (8 nnz + 16 dim) + 4 KiB for
+// the KKT matrix (dim = N + m, nnz its stored lower triangle), the largest
+// bytes and the most requests (round trips: 2, a Step and the corrector's
+// Solve, one more per refactorization the inertia forced) any iteration after
+// the first sent, whether every such iteration stayed within the budget (plus
 // 1.1 (8 dim) for each refactorization: it re-sends the predictor's
 // right-hand side rather than cost a round trip), and whether every
 // factorization after the first reused the analysis. Exit code: 0 optimal,
 // 2 not optimal, 1 error.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -44,6 +56,8 @@ struct Flags {
   double tolerance = 1e-8;
   double primal_regularization = -1;  // < 0: IpmOptions default
   double dual_regularization = -1;
+  int max_attempts = 1;        // client RetryPolicy; 1: no retry
+  int iteration_delay_ms = 0;  // test aid: pause after each iteration
 };
 
 // Quotes and control bytes escaped for a JSON string.
@@ -67,7 +81,8 @@ int Usage(const std::string& error) {
                "%s\nusage: factord-ipm --server=HOST:PORT FILE.mps[.gz] "
                "[--json] [--method=ldlt] [--max_iterations=N] "
                "[--tolerance=T] [--ordering=NAME] [--krylov=none] "
-               "[--primal_regularization=D] [--dual_regularization=D]\n",
+               "[--primal_regularization=D] [--dual_regularization=D] "
+               "[--max_attempts=N] [--iteration_delay_ms=MS]\n",
                error.c_str());
   return 1;
 }
@@ -101,6 +116,18 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     } else if (value("dual_regularization", &v)) {
       if (!absl::SimpleAtod(v, &flags->dual_regularization)) {
         *error = "bad --dual_regularization";
+        return false;
+      }
+    } else if (value("max_attempts", &v)) {
+      if (!absl::SimpleAtoi(v, &flags->max_attempts) ||
+          flags->max_attempts < 1 || flags->max_attempts > 100) {
+        *error = "bad --max_attempts (1 to 100)";
+        return false;
+      }
+    } else if (value("iteration_delay_ms", &v)) {
+      if (!absl::SimpleAtoi(v, &flags->iteration_delay_ms) ||
+          flags->iteration_delay_ms < 0 || flags->iteration_delay_ms > 60000) {
+        *error = "bad --iteration_delay_ms (0 to 60000)";
         return false;
       }
     } else if (value("tolerance", &v)) {
@@ -139,6 +166,7 @@ int main(int argc, char** argv) {
   factord::client::ConnectOptions connect;
   // A daemon restart mid-run costs a re-upload, not the run.
   connect.reupload_on_not_found = true;
+  connect.retry.max_attempts = flags.max_attempts;
   absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
       factord::client::Client::Connect(flags.server, connect);
   if (!client.ok()) {
@@ -183,14 +211,15 @@ int main(int argc, char** argv) {
           "\"objective\":%.12e,\"step_primal\":%.4f,\"step_dual\":%.4f,"
           "\"factorizations\":%d,\"shift\":%.1e,\"factorize_s\":%.6f,"
           "\"solve_s\":%.6f,\"analysis_reused\":%s,\"inertia_known\":%s,"
-          "\"bytes_sent\":%lld,\"round_trips\":%lld}\n",
+          "\"bytes_sent\":%lld,\"round_trips\":%lld,\"matrix_id\":\"%s\"}\n",
           log.iteration, log.primal_infeasibility, log.dual_infeasibility,
           log.gap, log.mu, log.objective, log.step_primal, log.step_dual,
           log.factorizations, log.shift, log.factorize_s, log.solve_s,
           log.analysis_reused ? "true" : "false",
           log.inertia_known ? "true" : "false",
           static_cast<long long>(log.bytes_sent),
-          static_cast<long long>(log.round_trips));
+          static_cast<long long>(log.round_trips),
+          JsonEscape(kkt.matrix_id()).c_str());
     } else {
       std::printf(
           "%4d  pinf %9.2e  dinf %9.2e  gap %9.2e  mu %9.2e  obj %20.12e  "
@@ -200,6 +229,10 @@ int main(int argc, char** argv) {
           log.analysis_reused, static_cast<long long>(log.bytes_sent));
     }
     std::fflush(stdout);
+    if (flags.iteration_delay_ms > 0) {
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(flags.iteration_delay_ms));
+    }
   };
   absl::StatusOr<factord::ipm::IpmResult> result =
       factord::ipm::SolveQp(*problem, kkt, options, on_iteration);
@@ -224,7 +257,8 @@ int main(int argc, char** argv) {
         "\"kkt_nnz\":%lld,\"objective_constant\":%.12e,"
         "\"max_iteration_bytes\":%lld,\"max_iteration_round_trips\":%lld,"
         "\"iteration_byte_budget\":%.0f,\"within_budget\":%s,"
-        "\"analysis_reused_after_first\":%s,\"message\":\"%s\"}\n",
+        "\"analysis_reused_after_first\":%s,\"matrix_id\":\"%s\","
+        "\"retries\":%lld,\"reuploads\":%lld,\"message\":\"%s\"}\n",
         status, result->objective, result->iterations,
         JsonEscape(problem->name).c_str(),
         JsonEscape(kkt.method_used()).c_str(),
@@ -233,10 +267,18 @@ int main(int argc, char** argv) {
         static_cast<long long>(max_bytes_after_first),
         static_cast<long long>(max_round_trips_after_first), budget,
         within_budget ? "true" : "false", all_reused ? "true" : "false",
+        JsonEscape(kkt.matrix_id()).c_str(),
+        static_cast<long long>((*client)->retries()),
+        static_cast<long long>((*client)->reuploads()),
         JsonEscape(result->message).c_str());
   } else {
-    std::printf("status %s  objective %.12e  iterations %d  %s\n", status,
-                result->objective, result->iterations, result->message.c_str());
+    std::printf(
+        "status %s  objective %.12e  iterations %d  matrix %s  retries %lld  "
+        "re-uploads %lld  %s\n",
+        status, result->objective, result->iterations, kkt.matrix_id().c_str(),
+        static_cast<long long>((*client)->retries()),
+        static_cast<long long>((*client)->reuploads()),
+        result->message.c_str());
   }
   return result->status == factord::ipm::IpmStatus::kOptimal ? 0 : 2;
 }

@@ -17,6 +17,7 @@
 #include "server/service/solve_reactor.h"
 #include "server/service/status_mapping.h"
 #include "server/service/step_reactor.h"
+#include "server/service/step_unary_reactor.h"
 #include "server/service/update_values_reactor.h"
 #include "server/service/upload_reactor.h"
 
@@ -87,6 +88,15 @@ grpc::ServerBidiReactor<v1::StepRequest, v1::StepReply>* SolverService::Step(
     grpc::CallbackServerContext* context) {
   auto* reactor = state_->reactors->Adopt(std::make_unique<StepReactor>(
       state_, context, Admit(*state_, *context)));
+  reactor->Start();
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* SolverService::StepUnary(
+    grpc::CallbackServerContext* context, const v1::StepUnaryRequest* request,
+    v1::StepUnaryReply* reply) {
+  auto* reactor = state_->reactors->Adopt(std::make_unique<StepUnaryReactor>(
+      state_, context, request, reply, Admit(*state_, *context)));
   reactor->Start();
   return reactor;
 }

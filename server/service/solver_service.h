@@ -34,6 +34,9 @@ class SolverService final : public v1::Solver::CallbackService {
                                          v1::ListMatricesReply* reply) override;
   grpc::ServerBidiReactor<v1::StepRequest, v1::StepReply>* Step(
       grpc::CallbackServerContext* context) override;
+  grpc::ServerUnaryReactor* StepUnary(grpc::CallbackServerContext* context,
+                                      const v1::StepUnaryRequest* request,
+                                      v1::StepUnaryReply* reply) override;
   grpc::ServerUnaryReactor* ServerInfo(grpc::CallbackServerContext* context,
                                        const v1::ServerInfoRequest* request,
                                        v1::ServerInfoReply* reply) override;

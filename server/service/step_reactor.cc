@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "server/error_reason.h"
 #include "server/service/convert.h"
-#include "server/service/factorize_job.h"
 #include "server/service/request_opening.h"
+#include "server/service/step_job.h"
 #include "server/service/status_mapping.h"
 #include "server/service/streamed_values.h"
 
@@ -129,22 +129,8 @@ absl::Status StepReactor::Consume(const v1::StepRequest& request) {
 }
 
 absl::Status StepReactor::ConsumeHeader(const v1::StepHeader& header) {
-  absl::StatusOr<CacheEntry> entry =
-      OpenMatrix(*state_, *caller_, log_, header.id(), "header.id");
+  absl::StatusOr<CacheEntry> entry = OpenStep(*state_, *caller_, log_, header);
   if (!entry.ok()) return entry.status();
-  // Checked again where the values are applied (atomically) and where the
-  // factorization starts; failing here spares sending what cannot be used.
-  if (absl::Status s = CheckGeneration(
-          header.id(), header.expected_generation(), entry->generation);
-      !s.ok()) {
-    return s;
-  }
-  if (header.rhs_count() > kMaxRhs) {
-    return InvalidRequest(
-        "header.rhs_count",
-        absl::StrCat("rhs_count = ", header.rhs_count(), " is over ", kMaxRhs,
-                     " right-hand sides a Step"));
-  }
   header_ = header;
   entry_ = *std::move(entry);
   has_header_ = true;
@@ -230,71 +216,34 @@ absl::Status StepReactor::CheckComplete() const {
 }
 
 absl::Status StepReactor::Run() {
-  const double queue_s = queued_.Seconds();
-  if (absl::Status s = cancellation_.Check(); !s.ok()) return s;
-  absl::StatusOr<FactorOptions> options =
-      FactorOptionsFromProto(header_.method(), header_.options());
-  if (!options.ok()) return options.status();
-  options->diagonal_shift = std::move(diagonal_);
-  absl::StatusOr<SolveOptions> solve_options =
-      SolveOptionsFromProto(header_.solve_options());
-  if (!solve_options.ok()) return solve_options.status();
-
-  const MatrixKey key = caller_->Key(header_.id());
-  uint64_t expected = header_.expected_generation();
-  if (header_.new_values()) {
-    std::shared_ptr<CsrMatrix> matrix =
-        WithNewValues(*entry_.matrix, std::move(values_));
-    absl::StatusOr<CacheEntry> updated = state_->cache->ReplaceValues(
-        key, std::move(matrix), entry_.pattern_hash, bytes_received_,
-        expected);
-    if (!updated.ok()) return updated.status();
-    // Factorize exactly these values: a concurrent update in between is a
-    // mismatch, not a silent factorization of someone else's values.
-    expected = updated->generation;
-  }
-  absl::StatusOr<FactorizeOutcome> outcome =
-      RunFactorize(*state_, key, *options, header_.options().deterministic(),
-                   expected, cancellation_);
+  StepWork work;
+  work.header = header_;
+  work.entry = entry_;
+  work.values = std::move(values_);
+  work.diagonal = std::move(diagonal_);
+  work.rhs.reserve(rhs_.size());
+  for (Rhs& rhs : rhs_) work.rhs.push_back(std::move(rhs.b));
+  work.bytes_received = bytes_received_;
+  work.queue_s = queued_.Seconds();
+  absl::StatusOr<StepOutcome> outcome =
+      RunStep(*state_, *caller_, std::move(work), cancellation_);
   if (!outcome.ok()) return outcome.status();
-  v1::StepReply& factorized = replies_.emplace_back();
-  v1::FactorizeReply* report = factorized.mutable_factorization();
-  report->set_id(header_.id());
-  FactorReportToProto(outcome->report, outcome->method, report);
-  report->set_generation(outcome->entry.factorized_generation);
-  report->mutable_timings()->set_queue_s(queue_s);
-
-  const CacheEntry& entry = outcome->entry;
-  absl::StatusOr<std::unique_ptr<DeviceContext>> device = state_->MakeDevice();
-  if (!device.ok()) return device.status();
-  const ExecContext ctx = state_->MakeContext(entry.deterministic,
-                                              &cancellation_, device->get());
-  const int64_t n = entry.matrix->rows;
+  *replies_.emplace_back().mutable_factorization() =
+      std::move(outcome->factorization);
   const int64_t chunk = ReplyChunkDoubles(state_->config.max_message_bytes);
-  for (size_t r = 0; r < rhs_.size(); ++r) {
-    std::vector<double> x(n, 0.0);
-    SolveReport solved;
-    Timer timer;
-    absl::Status status =
-        entry.factorization->Solve(rhs_[r].b, x, *solve_options, ctx, &solved);
-    if (status.code() == absl::StatusCode::kInvalidArgument) {
-      status = WithBadField(WithDefaultReason(status, v1::INVALID_OPTION),
-                            "header.solve_options");
-    }
-    if (!status.ok()) return status;
-    if (solved.solve_s == 0) solved.solve_s = timer.Seconds();
-    state_->metrics->ObserveSolve(MethodName(entry.method),
-                                  state_->backend_name, solved.solve_s,
-                                  solved.iterations, solved.relative_residual);
+  for (size_t r = 0; r < outcome->solutions.size(); ++r) {
+    const StepSolution& solution = outcome->solutions[r];
+    const int64_t n = static_cast<int64_t>(solution.x.size());
     for (int64_t offset = 0; offset < n; offset += chunk) {
       const int64_t end = std::min(n, offset + chunk);
       v1::SolveReply* reply = replies_.emplace_back().mutable_solution();
       reply->set_rhs_index(static_cast<uint32_t>(r));
       reply->set_offset(offset);
-      reply->mutable_values()->Add(x.begin() + offset, x.begin() + end);
+      reply->mutable_values()->Add(solution.x.begin() + offset,
+                                   solution.x.begin() + end);
       if (end == n) {
         reply->set_last(true);
-        SolveReportToProto(solved, reply);
+        SolveReportToProto(solution.report, reply);
       }
     }
   }

@@ -33,9 +33,6 @@ namespace factord::server {
 class StepReactor
     : public grpc::ServerBidiReactor<v1::StepRequest, v1::StepReply> {
  public:
-  // Right-hand sides one Step may carry.
-  static constexpr uint32_t kMaxRhs = 256;
-
   // `state` and `context` are not owned and outlive the reactor. A refused
   // `caller` (Admit's error) finishes the RPC at Start.
   StepReactor(const ServiceState* state, grpc::CallbackServerContext* context,

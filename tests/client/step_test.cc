@@ -105,6 +105,54 @@ TEST_F(StepTest, OneRoundTripEqualsTheThreeCalls) {
   }
 }
 
+TEST_F(StepTest, OneMessageEachWayEqualsTheStream) {
+  // The fixture's client sends 4 KiB chunks, so its Steps stream; a client
+  // whose chunk holds the whole request uses StepUnary.
+  ConnectOptions options;
+  options.rpc_timeout = absl::Seconds(120);
+  absl::StatusOr<std::unique_ptr<Client>> unary = Client::Connect(
+      "127.0.0.1:" + std::to_string(server_->port()), options);
+  ASSERT_TRUE(unary.ok()) << unary.status();
+  ASSERT_TRUE(client_->Upload(ArraysOf(k0_), "streamed").ok());
+  ASSERT_TRUE((*unary)->Upload(ArraysOf(k0_), "unary").ok());
+  StepOptions step;
+  step.factorize = Ldlt();
+  step.factorize.expected_generation = 1;
+  step.factorize.shift_rest = 1e-8;
+  const std::vector<double> d(k10_.rows, 1e-6);
+  step.diagonal_shift = d;
+  // The daemon logs each request's RPC before it answers.
+  ::testing::internal::CaptureStderr();
+  absl::StatusOr<StepResult> a =
+      client_->Step("streamed", k10_.values, Rhs(), step);
+  absl::StatusOr<StepResult> b =
+      (*unary)->Step("unary", k10_.values, Rhs(), step);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_NE(log.find("rpc=Step matrix=streamed"), std::string::npos) << log;
+  EXPECT_NE(log.find("rpc=StepUnary matrix=unary"), std::string::npos) << log;
+  EXPECT_EQ(b->factorization.generation, 2u);
+  EXPECT_EQ(a->factorization.inertia.negative,
+            b->factorization.inertia.negative);
+  ASSERT_EQ(b->solutions.size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(a->solutions[k].x, b->solutions[k].x) << k;
+    EXPECT_EQ(a->solutions[k].status, b->solutions[k].status) << k;
+  }
+  // A retried unary Step is refused like a streamed one.
+  absl::StatusOr<StepResult> again =
+      (*unary)->Step("unary", k10_.values, Rhs(), step);
+  EXPECT_EQ(ErrorReason(again.status()), "GENERATION_MISMATCH");
+  // And its bad input names the problem.
+  const std::vector<double> short_d(k10_.rows - 1, 1e-6);
+  step.diagonal_shift = short_d;
+  step.factorize.expected_generation = 2;
+  absl::StatusOr<StepResult> bad = (*unary)->Step("unary", {}, Rhs(), step);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ErrorReason(bad.status()), "INVALID_MATRIX");
+}
+
 TEST_F(StepTest, ARetriedStepIsAppliedOnce) {
   ASSERT_TRUE(client_->Upload(ArraysOf(k0_), "m").ok());
   StepOptions step;

@@ -6,6 +6,9 @@
 #   fleet.reload         SIGHUP reloads tokens and TLS files (factorctl)
 #   fleet.run            3 daemons + HAProxy: routing by matrix ID, a
 #                        SIGKILL and a SIGTERM under factord-load
+#   fleet.ipm_failover   3 daemons + HAProxy: factord-ipm on the bundled LP
+#                        forplan reaches its optimum when the daemon holding
+#                        its KKT matrix is SIGKILLed after iteration 5
 if(TARGET factord AND TARGET factorctl AND TARGET factord-load)
   add_test(NAME fleet.install_tools
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/install_tools.sh)
@@ -22,4 +25,11 @@ if(TARGET factord AND TARGET factorctl AND TARGET factord-load)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/run_fleet.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(fleet.reload fleet.run PROPERTIES
     FIXTURES_REQUIRED fleet_tools LABELS fleet TIMEOUT 180 RUN_SERIAL TRUE)
+  if(TARGET factord-ipm)
+    add_test(NAME fleet.ipm_failover
+      COMMAND ${CMAKE_CURRENT_LIST_DIR}/ipm_failover.sh ${CMAKE_BINARY_DIR})
+    # About 13 s; every wait in the script is bounded, the whole by 90 s.
+    set_tests_properties(fleet.ipm_failover PROPERTIES
+      FIXTURES_REQUIRED fleet_tools LABELS fleet TIMEOUT 90 RUN_SERIAL TRUE)
+  endif()
 endif()

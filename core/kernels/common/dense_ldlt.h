@@ -55,6 +55,15 @@ struct DenseLdltParams {
   // refinement absorbs, for fronts that do not snowball towards the root.
   int delay_budget = 1 << 30;
   double weak_threshold = 1e-10;
+  // A pivot that passes only the weak threshold is taken when the Schur
+  // update it makes stays below this bound (|l| |f| <= g^2 / |d| for a 1x1
+  // with column maximum g): weak pivots in a chain of fronts otherwise
+  // compound their growth (a column grown by one front's weak pivot is
+  // taken weakly again by its parent) until the contribution blocks lose
+  // every digit (|S| ~ 1e15 max|A| measured on an Ipopt KKT matrix, with a
+  // wrong inertia). Unbounded by default (the warp kernel does not apply
+  // it: it runs with the default).
+  double max_weak_update = HUGE_VAL;
 };
 
 struct DenseLdltCounts {
@@ -158,6 +167,34 @@ FACTORD_HOST_DEVICE inline bool Accept2x2(double a, double b, double c,
          (fabs(b) * g_j + fabs(a) * g_r) * u <= fabs(det);
 }
 
+// The 1x1 test: threshold u (|l| <= 1/u); in the weak pass (u below
+// strong_u) a pivot that fails strong_u must also keep its Schur update
+// g^2 / |a| below max_update (DenseLdltParams::max_weak_update).
+FACTORD_HOST_DEVICE inline bool Accept1x1(double a, double g, double u,
+                                          double strong_u, double max_update,
+                                          double tiny) {
+  if (!(fabs(a) > tiny) || !(fabs(a) >= u * g)) return false;
+  return u >= strong_u || fabs(a) >= strong_u * g ||
+         g * g <= max_update * fabs(a);
+}
+
+// The 2x2 test of Accept2x2 with the weak pass' bound on the update:
+// (|l_j| g_j + |l_r| g_r) <= max_update, |l| bounded by |D^{-1}| [g_j; g_r].
+FACTORD_HOST_DEVICE inline bool Accept2x2Bounded(double a, double b, double c,
+                                                 double g_j, double g_r,
+                                                 double u, double strong_u,
+                                                 double max_update,
+                                                 double tiny) {
+  if (!Accept2x2(a, b, c, g_j, g_r, u, tiny)) return false;
+  if (u >= strong_u || Accept2x2(a, b, c, g_j, g_r, strong_u, tiny)) {
+    return true;
+  }
+  const double det = fabs(a * c - b * b);
+  const double l_j = (fabs(c) * g_j + fabs(b) * g_r) / det;
+  const double l_r = (fabs(b) * g_j + fabs(a) * g_r) / det;
+  return l_j * g_j + l_r * g_r <= max_update;
+}
+
 }  // namespace dense_ldlt
 
 // Partial factorization of the first p columns of the m x m symmetric front
@@ -244,7 +281,8 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
       const double ajj = At(f, m, j, j);
       const double g_j =
           dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, -1);
-      if (fabs(ajj) > tiny && fabs(ajj) >= u * g_j) {
+      if (dense_ldlt::Accept1x1(ajj, g_j, u, params.threshold,
+                                params.max_weak_update, tiny)) {
         take1(j, ajj);
         return true;
       }
@@ -260,7 +298,8 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
       const double arr = At(f, m, r, r);
       const double g_r =
           dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, -1);
-      if (fabs(arr) > tiny && fabs(arr) >= u * g_r) {
+      if (dense_ldlt::Accept1x1(arr, g_r, u, params.threshold,
+                                params.max_weak_update, tiny)) {
         take1(r, arr);
         return true;
       }
@@ -268,8 +307,9 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
           dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, r);
       const double g_r2 =
           dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, j);
-      if (dense_ldlt::Accept2x2(ajj, At(f, m, r, j), arr, g_j2, g_r2, u,
-                                tiny)) {
+      if (dense_ldlt::Accept2x2Bounded(ajj, At(f, m, r, j), arr, g_j2, g_r2,
+                                       u, params.threshold,
+                                       params.max_weak_update, tiny)) {
         take2(j, r);
         return true;
       }

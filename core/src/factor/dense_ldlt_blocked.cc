@@ -269,7 +269,8 @@ class BlockedLdlt {
     for (int step = 0; step < steps; ++step) {
       const double ajj = At(j, j);
       const double g_j = ColumnMax(j, j, -1);
-      if (std::fabs(ajj) > tiny && std::fabs(ajj) >= u_ * g_j) {
+      if (kernels::dense_ldlt::Accept1x1(ajj, g_j, u_, params_.threshold,
+                                         params_.max_weak_update, tiny)) {
         Take1(j, ajj);
         return true;
       }
@@ -282,14 +283,16 @@ class BlockedLdlt {
       MakeCurrent(r);
       const double arr = At(r, r);
       const double g_r = ColumnMax(r, r, -1);
-      if (std::fabs(arr) > tiny && std::fabs(arr) >= u_ * g_r) {
+      if (kernels::dense_ldlt::Accept1x1(arr, g_r, u_, params_.threshold,
+                                         params_.max_weak_update, tiny)) {
         Take1(r, arr);
         return true;
       }
       const double g_j2 = ColumnMax(j, j, r);
       const double g_r2 = ColumnMax(r, r, j);
-      if (kernels::dense_ldlt::Accept2x2(ajj, At(r, j), arr, g_j2, g_r2, u_,
-                                         tiny)) {
+      if (kernels::dense_ldlt::Accept2x2Bounded(
+              ajj, At(r, j), arr, g_j2, g_r2, u_, params_.threshold,
+              params_.max_weak_update, tiny)) {
         Take2(j, r);
         return true;
       }

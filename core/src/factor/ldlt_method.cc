@@ -22,7 +22,19 @@
 // pivots down to a weak threshold 1e-10 (never below the zero-pivot
 // tolerance 1e-13 max|S A S|), so that delays do not snowball into a dense
 // root on ill-conditioned late IPM iterations; refinement absorbs the pivot
-// growth. A numerically zero column is a zero pivot in any front.
+// growth. Such a weak pivot is taken only while its Schur update stays
+// below kMaxWeakGrowth max|S A S|: a column that a child's weak pivot grew
+// is not taken weakly again, so that growth does not compound up a chain of
+// delaying fronts (it did, to |S| ~ 1e15 max|S A S| and a wrong inertia, on
+// an Ipopt KKT matrix of CONT-050: tests/core/factor/
+// ldlt_delayed_pivots_test.cc). A numerically zero column is a zero pivot in
+// any front.
+//
+// Check: after the factorization, ||B x - L D L^T x|| / (||B|| ||x||) on
+// one fixed x (ldlt_factor_check.h; about the cost of a solve). Beyond
+// kMaxFactorResidual the factor is worse than the pivoting policy can make
+// it and the inertia is reported unreliable (status stays kOk: the solve
+// may still converge by refinement).
 //
 // Limits: the symbolic structure assumes no delays, so heavy delaying grows
 // fronts beyond the estimate; fronts with more than 32 fully summed columns
@@ -52,6 +64,7 @@
 #include "kernels/factor/ldlt_kernels.h"
 #include "src/factor/block_ildlt_method.h"
 #include "src/factor/ldlt_analysis.h"
+#include "src/factor/ldlt_factor_check.h"
 #include "src/factor/ldlt_front.h"
 #include "src/factor/ldlt_solve.h"
 #include "src/factor/ldlt_symbolic.h"
@@ -63,6 +76,17 @@ namespace {
 
 // Refinement stops when a step no longer helps or after this many steps.
 constexpr int kMaxRefinementSteps = 10;
+// Bound on a weak pivot's Schur update, relative to max|S A S| (see the
+// pivoting policy above). Measured on the ldlt tests and the shared KKT
+// set: no weak pivot there exceeds it (the factors are unchanged), while
+// CONT-050's chain needs it below about 1e12; 1e9 leaves a factor residual
+// of 4e-7 there.
+constexpr double kMaxWeakGrowth = 1e9;
+// A factor residual above this (about eps times the largest growth the
+// policy allows, with room for accumulation) means the factor cannot be
+// trusted: measured at most 1.1e-8 on the ldlt tests and the shared KKT
+// set, 4e-7 on CONT-050 with the bound, 0.7 to 1.5 without it.
+constexpr double kMaxFactorResidual = 1e-5;
 
 // a.values with the IPM shifts added to the stored diagonal entries, or
 // empty when there are no shifts (then a.values are the values).
@@ -310,8 +334,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   report.preprocess_s = timer.Seconds();
   timer.Reset();
 
-  const kernels::DenseLdltParams params =
+  kernels::DenseLdltParams params =
       DensePivotParams(options.pivoting, options.pivot_threshold, max_abs);
+  params.max_weak_update = kMaxWeakGrowth * (max_abs > 0 ? max_abs : 1.0);
   FrontFactors fronts;
   std::vector<FrontCounts> counts;
   absl::Status status = ctx.backend == Backend::kReference
@@ -357,7 +382,12 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
     max_front = std::max(max_front, c.max_front);
   }
   report.inertia = inertia;
-  report.inertia_reliable = report.perturbed_pivots == 0;
+  // ||B x - L D L^T x|| / (||B|| ||x||): a factor that lost its digits
+  // (or any bookkeeping error) must not claim an exact inertia.
+  const double factor_residual =
+      LdltFactorResidual(sym, gathered, fronts.fronts);
+  const bool factor_trusted = factor_residual <= kMaxFactorResidual;
+  report.inertia_reliable = report.perturbed_pivots == 0 && factor_trusted;
   report.status = report.perturbed_pivots == 0 ? FactorStatus::kOk
                                                : FactorStatus::kPerturbed;
   report.nnz_factor = nnz_l;
@@ -373,6 +403,10 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
           ? absl::StrCat(", ", report.perturbed_pivots,
                          " pivots perturbed (numerically singular)")
           : "",
+      factor_trusted
+          ? ""
+          : absl::StrCat(", factor residual ", factor_residual,
+                         " (pivot growth): inertia unreliable"),
       scaling_note);
   auto factorization = std::make_shared<LdltFactorization>(
       std::move(a), std::move(analysis), std::move(scaling), std::move(fronts),
