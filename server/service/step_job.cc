@@ -110,11 +110,12 @@ absl::StatusOr<StepOutcome> RunStep(const ServiceState& state,
   // Large systems solve their right-hand sides side by side, as many at once
   // as the server runs jobs (a Solve stream would spread them over the
   // workers the same way); small ones are not worth a thread.
+  // (At least one lane: a Step without right-hand sides solves nothing.)
   const size_t lanes =
       n >= kConcurrentSolveMinN
-          ? std::min<size_t>(work.rhs.size(),
-                             static_cast<size_t>(
-                                 std::max(1, state.jobs->workers())))
+          ? std::clamp<size_t>(
+                work.rhs.size(), 1,
+                static_cast<size_t>(std::max(1, state.jobs->workers())))
           : 1;
   std::vector<absl::Status> lane_status(lanes);
   std::vector<std::thread> helpers;

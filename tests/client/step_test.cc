@@ -153,6 +153,40 @@ TEST_F(StepTest, OneMessageEachWayEqualsTheStream) {
   EXPECT_EQ(ErrorReason(bad.status()), "INVALID_MATRIX");
 }
 
+// A Step that only factorizes (PARDISO's phase 22 does): no right-hand
+// sides, on a system large enough for the side-by-side solves.
+TEST_F(StepTest, FactorizeOnlyStepOnALargeSystem) {
+  const int64_t n = 6000;
+  CsrMatrix a;  // tridiag(-1, 4, -1), lower triangle
+  a.rows = a.cols = n;
+  a.structure = Structure::kSymmetricLower;
+  a.row_ptr.push_back(0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i > 0) {
+      a.col_idx.push_back(static_cast<int32_t>(i - 1));
+      a.values.push_back(-1.0);
+    }
+    a.col_idx.push_back(static_cast<int32_t>(i));
+    a.values.push_back(4.0);
+    a.row_ptr.push_back(static_cast<int64_t>(a.col_idx.size()));
+  }
+  ConnectOptions options;
+  options.rpc_timeout = absl::Seconds(120);
+  absl::StatusOr<std::unique_ptr<Client>> unary = Client::Connect(
+      "127.0.0.1:" + std::to_string(server_->port()), options);
+  ASSERT_TRUE(unary.ok()) << unary.status();
+  for (Client* c : {client_.get(), unary->get()}) {  // streamed, then unary
+    const std::string id = c == client_.get() ? "streamed" : "unary";
+    ASSERT_TRUE(c->Upload(ArraysOf(a), id).ok());
+    StepOptions step;
+    step.factorize = Ldlt();
+    absl::StatusOr<StepResult> r = c->Step(id, a.values, {}, step);
+    ASSERT_TRUE(r.ok()) << id << ": " << r.status();
+    EXPECT_EQ(r->factorization.inertia.positive, n) << id;
+    EXPECT_TRUE(r->solutions.empty()) << id;
+  }
+}
+
 TEST_F(StepTest, ARetriedStepIsAppliedOnce) {
   ASSERT_TRUE(client_->Upload(ArraysOf(k0_), "m").ok());
   StepOptions step;
