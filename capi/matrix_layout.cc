@@ -5,8 +5,8 @@
 #include "capi/matrix_layout.h"
 
 #include <algorithm>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 

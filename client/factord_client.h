@@ -275,7 +275,7 @@ struct StepOptions {
 };
 
 struct StepResult {
-  FactorizeResult factorization;  // its generation: the matrix's now
+  FactorizeResult factorization;       // its generation: the matrix's now
   std::vector<SolveResult> solutions;  // in the order of the right-hand sides
 };
 
@@ -345,10 +345,10 @@ class Client {
   // every right-hand side. With options.factorize.expected_generation not 0
   // the values are applied only if the matrix is at that generation, so a
   // retried Step is applied at most once (ABORTED, GENERATION_MISMATCH).
-  absl::StatusOr<StepResult> Step(
-      absl::string_view id, std::span<const double> values,
-      std::span<const std::span<const double>> rhs,
-      const StepOptions& options = {});
+  absl::StatusOr<StepResult> Step(absl::string_view id,
+                                  std::span<const double> values,
+                                  std::span<const std::span<const double>> rhs,
+                                  const StepOptions& options = {});
 
   // Frees the matrix and its factors on the server; returns bytes freed.
   absl::StatusOr<int64_t> Release(absl::string_view id);
@@ -385,8 +385,7 @@ class Client {
       const SolveOptions& options);
   absl::StatusOr<StepResult> StepOnce(
       absl::string_view id, std::span<const double> values,
-      std::span<const std::span<const double>> rhs,
-      const StepOptions& options);
+      std::span<const std::span<const double>> rhs, const StepOptions& options);
   // StepOnce in one message each way (StepUnary).
   absl::StatusOr<StepResult> StepUnaryOnce(
       const v1::StepHeader& header, std::span<const double> values,

@@ -56,9 +56,8 @@ absl::StatusOr<StepResult> Client::Step(
     // any) and factorize and solve it, expecting the new upload's
     // generation.
     const std::optional<internal::RetainedMatrix> kept = retained_->Find(id);
-    if (!kept ||
-        (!values.empty() &&
-         !retained_->SetValues(id, values, kept->generation))) {
+    if (!kept || (!values.empty() &&
+                  !retained_->SetValues(id, values, kept->generation))) {
       return result;
     }
     absl::StatusOr<MatrixInfo> restored = Restore(id, /*refactorize=*/false);
@@ -102,8 +101,8 @@ absl::StatusOr<StepResult> Client::StepOnce(
   *header->mutable_solve_options() = *solve;
   header->set_rhs_count(static_cast<uint32_t>(rhs.size()));
   // One message each way when everything fits in one request chunk.
-  int64_t doubles = static_cast<int64_t>(values.size() +
-                                         options.diagonal_shift.size());
+  int64_t doubles =
+      static_cast<int64_t>(values.size() + options.diagonal_shift.size());
   for (std::span<const double> b : rhs) doubles += b.size();
   if (static_cast<int64_t>(header->ByteSizeLong()) + 64 +
           doubles * static_cast<int64_t>(sizeof(double)) <=
@@ -120,10 +119,9 @@ absl::StatusOr<StepResult> Client::StepOnce(
   open = open && SendValues(*stream, values, per_chunk, [](pb::StepRequest& r) {
            return r.mutable_values();
          });
-  open = open && SendValues(*stream, options.diagonal_shift, per_chunk,
-                            [](pb::StepRequest& r) {
-                              return r.mutable_diagonal();
-                            });
+  open = open &&
+         SendValues(*stream, options.diagonal_shift, per_chunk,
+                    [](pb::StepRequest& r) { return r.mutable_diagonal(); });
   for (size_t k = 0; k < rhs.size() && open; ++k) {
     const int64_t n = static_cast<int64_t>(rhs[k].size());
     int64_t offset = 0;
@@ -181,8 +179,7 @@ absl::StatusOr<StepResult> Client::StepOnce(
   absl::Status status = internal::FromGrpcStatus(stream->Finish());
   if (!reply_error.ok()) return reply_error;
   if (!status.ok()) return status;
-  if (!factorized ||
-      std::find(done.begin(), done.end(), false) != done.end()) {
+  if (!factorized || std::find(done.begin(), done.end(), false) != done.end()) {
     return internal::ClientError(
         absl::StatusCode::kInternal, "INTERNAL",
         "the server ended the Step without every reply");

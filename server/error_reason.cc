@@ -74,7 +74,8 @@ absl::Status WithRetryDelay(absl::Status status, absl::Duration delay) {
   google::rpc::RetryInfo retry;
   const int64_t ns = absl::ToInt64Nanoseconds(delay);
   retry.mutable_retry_delay()->set_seconds(ns / 1'000'000'000);
-  retry.mutable_retry_delay()->set_nanos(static_cast<int32_t>(ns % 1'000'000'000));
+  retry.mutable_retry_delay()->set_nanos(
+      static_cast<int32_t>(ns % 1'000'000'000));
   return SetPayload(std::move(status), retry);
 }
 
@@ -173,12 +174,12 @@ absl::Status QueueFull(absl::string_view message) {
 absl::Status CheckGeneration(absl::string_view id, uint64_t expected,
                              uint64_t current) {
   if (expected == 0 || expected == current) return absl::OkStatus();
-  absl::Status status = WithReason(
-      absl::AbortedError(absl::StrCat(
-          "matrix '", id, "' is at generation ", current, ", the request ",
-          "expected generation ", expected,
-          " (its values changed or it was replaced)")),
-      v1::GENERATION_MISMATCH);
+  absl::Status status =
+      WithReason(absl::AbortedError(absl::StrCat(
+                     "matrix '", id, "' is at generation ", current,
+                     ", the request ", "expected generation ", expected,
+                     " (its values changed or it was replaced)")),
+                 v1::GENERATION_MISMATCH);
   status = WithMetadata(std::move(status), "expected", absl::StrCat(expected));
   return WithMetadata(std::move(status), "current", absl::StrCat(current));
 }

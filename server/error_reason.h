@@ -53,8 +53,7 @@ std::string SerializedErrorDetails(const absl::Status& status);
 // INVALID_ARGUMENT, INVALID_OPTION, BadRequest on `field`: "<field> <why>".
 absl::Status InvalidOption(absl::string_view field, absl::string_view why);
 // INVALID_ARGUMENT, INVALID_REQUEST, BadRequest on `field` when not empty.
-absl::Status InvalidRequest(absl::string_view field,
-                            absl::string_view message);
+absl::Status InvalidRequest(absl::string_view field, absl::string_view message);
 // RESOURCE_EXHAUSTED, QUEUE_FULL, with a retry delay.
 absl::Status QueueFull(absl::string_view message);
 // OK when `expected` is 0 (no check) or equals `current`; otherwise

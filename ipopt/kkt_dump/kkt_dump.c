@@ -8,7 +8,8 @@
  *
  *   FACTORD_KKT_DUMP_LIBRARY=/abs/path/build/pardiso/libpardiso.so \
  *   FACTORD_KKT_DUMP_DIR=/tmp/kkt LD_LIBRARY_PATH=build/ipopt/kkt_dump \
- *   FACTORD_SERVER=... build/ipopt/factord-ipopt-nlp --linear_solver=pardiso ...
+ *   FACTORD_SERVER=... build/ipopt/factord-ipopt-nlp --linear_solver=pardiso
+ * ...
  *
  * Files: DIR/K_0000.mtx, K_0001.mtx, ... (call order), "coordinate real
  * symmetric", the lower triangle (Ipopt passes the upper one, 1-based CSR),
@@ -32,8 +33,9 @@ static void* Resolve(const char* symbol) {
   if (real_library == NULL) {
     const char* path = getenv("FACTORD_KKT_DUMP_LIBRARY");
     if (path == NULL) {
-      fprintf(stderr, "kkt_dump: set FACTORD_KKT_DUMP_LIBRARY to the real "
-                      "libpardiso.so (an absolute path)\n");
+      fprintf(stderr,
+              "kkt_dump: set FACTORD_KKT_DUMP_LIBRARY to the real "
+              "libpardiso.so (an absolute path)\n");
       exit(3);
     }
     real_library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -58,13 +60,14 @@ static void Dump(int phase, int n, const double* a, const int* ia,
   }
   const int nnz = ia[n] - 1;
   fprintf(out, "%%%%MatrixMarket matrix coordinate real symmetric\n");
-  fprintf(out, "%% phase %d, IPARM(22) %d positive, IPARM(23) %d negative, "
-               "IPARM(14) %d perturbed, error %d\n",
+  fprintf(out,
+          "%% phase %d, IPARM(22) %d positive, IPARM(23) %d negative, "
+          "IPARM(14) %d perturbed, error %d\n",
           phase, iparm[21], iparm[22], iparm[13], error);
   fprintf(out, "%d %d %d\n", n, n, nnz);
   for (int i = 0; i < n; ++i) {
     for (int k = ia[i] - 1; k < ia[i + 1] - 1; ++k) {
-      fprintf(out, "%d %d %.17g\n", ja[k], i + 1, a[k]);  /* (col, row): lower */
+      fprintf(out, "%d %d %.17g\n", ja[k], i + 1, a[k]); /* (col, row): lower */
     }
   }
   fclose(out);

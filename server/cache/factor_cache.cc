@@ -178,10 +178,10 @@ absl::StatusOr<CacheEntry> FactorCache::StoreFactorization(
     candidate.stale = candidate.generation != generation;
     const int64_t need = candidate.bytes();
     if (need > options_.budget_bytes) {
-      return OverBudget(absl::StrCat(
-          "matrix '", key.id, "' with its factorization needs ", need,
-          " bytes, over the cache budget cache_bytes = ",
-          options_.budget_bytes));
+      return OverBudget(
+          absl::StrCat("matrix '", key.id, "' with its factorization needs ",
+                       need, " bytes, over the cache budget cache_bytes = ",
+                       options_.budget_bytes));
     }
     const int64_t before = it->second.entry.bytes();
     if (absl::Status s = CheckQuotaLocked(
@@ -274,12 +274,13 @@ absl::Status FactorCache::CheckQuotaLocked(absl::string_view tenant,
   auto it = tenants_.find(tenant);
   const int64_t used = it == tenants_.end() ? 0 : it->second.bytes;
   if (used + more <= quota) return absl::OkStatus();
-  return WithReason(
-      absl::ResourceExhaustedError(absl::StrCat(
-          what, " needs ", more, " more bytes: ", TenantLabel(tenant),
-          " holds ", used, " bytes, and the per-tenant quota "
-          "tenant_cache_bytes = ", quota, "; release matrices first")),
-      v1::TENANT_QUOTA);
+  return WithReason(absl::ResourceExhaustedError(absl::StrCat(
+                        what, " needs ", more,
+                        " more bytes: ", TenantLabel(tenant), " holds ", used,
+                        " bytes, and the per-tenant quota "
+                        "tenant_cache_bytes = ",
+                        quota, "; release matrices first")),
+                    v1::TENANT_QUOTA);
 }
 
 int64_t FactorCache::MakeRoom(int64_t extra, const MatrixKey& keep) {

@@ -69,8 +69,7 @@ absl::Status SetUpAdmission(const ServerConfig& config, ServiceState* state) {
   }
   LogLine(absl::StrCat("auth: bearer tokens required (", table->grants.size(),
                        " tokens, ", table->tenants(), " tenants)"));
-  state->authenticator =
-      std::make_shared<Authenticator>(*std::move(table));
+  state->authenticator = std::make_shared<Authenticator>(*std::move(table));
   return absl::OkStatus();
 }
 

@@ -274,9 +274,9 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
   out.shift_count = in.shift_count();
   if (in.has_pivot_threshold()) {
     if (!(in.pivot_threshold() > 0) || !(in.pivot_threshold() <= 0.5)) {
-      return Invalid("options.pivot_threshold",
-                     absl::StrCat("= ", in.pivot_threshold(),
-                                  " is outside (0, 0.5]"));
+      return Invalid(
+          "options.pivot_threshold",
+          absl::StrCat("= ", in.pivot_threshold(), " is outside (0, 0.5]"));
     }
     out.pivot_threshold = in.pivot_threshold();
   }
@@ -412,8 +412,7 @@ void CacheEntryToProto(const CacheEntry& e, pb::MatrixInfo* info) {
   info->set_bytes_received(e.bytes_received);
   info->set_factorized(e.factorization != nullptr);
   info->set_stale(e.stale);
-  if (e.factorization != nullptr)
-    info->set_method(MethodToProto(e.method));
+  if (e.factorization != nullptr) info->set_method(MethodToProto(e.method));
   info->set_generation(e.generation);
   if (e.factorization != nullptr)
     info->set_factorized_generation(e.factorized_generation);

@@ -84,9 +84,8 @@ int64_t ExpectedBytes(const CacheEntry& entry, const Analysis& analysis) {
 absl::Status TagCoreError(absl::Status status) {
   switch (status.code()) {
     case absl::StatusCode::kInvalidArgument:
-      return WithBadField(WithDefaultReason(std::move(status),
-                                            v1::INVALID_OPTION),
-                          "method");
+      return WithBadField(
+          WithDefaultReason(std::move(status), v1::INVALID_OPTION), "method");
     case absl::StatusCode::kResourceExhausted:
       return WithDefaultReason(std::move(status), v1::DEVICE_BUDGET);
     case absl::StatusCode::kUnimplemented:

@@ -73,10 +73,10 @@ absl::Status MatrixUpload::Consume(const v1::UploadRequest& request) {
       const CooChunkView chunk = ViewCooChunk(request.coo());
       if (chunk.row_idx.size() != chunk.col_idx.size() ||
           chunk.row_idx.size() != chunk.values.size()) {
-        return BadMatrix(
-            absl::StrCat("COO chunk at entry ", coo_rows_.size(), " has ",
-                         chunk.row_idx.size(), " rows, ", chunk.col_idx.size(),
-                         " columns and ", chunk.values.size(), " values"));
+        return BadMatrix(absl::StrCat("COO chunk at entry ", coo_rows_.size(),
+                                      " has ", chunk.row_idx.size(), " rows, ",
+                                      chunk.col_idx.size(), " columns and ",
+                                      chunk.values.size(), " values"));
       }
       const int64_t have = static_cast<int64_t>(coo_rows_.size());
       if (static_cast<int64_t>(chunk.row_idx.size()) > nnz_ - have) {
@@ -105,15 +105,16 @@ absl::Status MatrixUpload::ConsumeHeader(const v1::MatrixHeader& header) {
   absl::StatusOr<Structure> structure = StructureFromProto(header.structure());
   if (!structure.ok()) return structure.status();
   if (header.n() < 1) {
-    return BadMatrix(absl::StrCat("n = ", header.n(), ": a matrix needs n >= 1"));
+    return BadMatrix(
+        absl::StrCat("n = ", header.n(), ": a matrix needs n >= 1"));
   }
   if (header.nnz() < 0) {
     return BadMatrix(absl::StrCat("nnz = ", header.nnz(), " is negative"));
   }
   if (header.n() > config_->max_n) {
-    return TooLarge(absl::StrCat("n = ", header.n(),
-                                 " exceeds the server limit max_n = ",
-                                 config_->max_n));
+    return TooLarge(
+        absl::StrCat("n = ", header.n(),
+                     " exceeds the server limit max_n = ", config_->max_n));
   }
   if (header.n() > std::numeric_limits<int32_t>::max()) {
     return TooLarge(absl::StrCat("n = ", header.n(),
@@ -121,9 +122,9 @@ absl::Status MatrixUpload::ConsumeHeader(const v1::MatrixHeader& header) {
                                  std::numeric_limits<int32_t>::max()));
   }
   if (header.nnz() > config_->max_nnz) {
-    return TooLarge(absl::StrCat("nnz = ", header.nnz(),
-                                 " exceeds the server limit max_nnz = ",
-                                 config_->max_nnz));
+    return TooLarge(
+        absl::StrCat("nnz = ", header.nnz(),
+                     " exceeds the server limit max_nnz = ", config_->max_nnz));
   }
   const int64_t bytes = CsrBytes(header.n(), header.nnz());
   if (bytes > config_->cache_bytes) {

@@ -13,17 +13,16 @@ absl::Status CheckMatrixId(absl::string_view id, absl::string_view field) {
         field, "the request must name the matrix (an ID chosen by the client)");
   }
   if (id.size() > kMaxMatrixIdLength) {
-    return InvalidRequest(field, absl::StrCat("matrix id of ", id.size(),
-                                              " bytes, over ",
-                                              kMaxMatrixIdLength));
+    return InvalidRequest(
+        field, absl::StrCat("matrix id of ", id.size(), " bytes, over ",
+                            kMaxMatrixIdLength));
   }
   for (size_t i = 0; i < id.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(id[i]);
     if (c < 0x21 || c > 0x7e) {
-      return InvalidRequest(
-          field, absl::StrCat("matrix id byte ", i, " (0x",
-                              absl::Hex(c, absl::kZeroPad2),
-                              ") is not printable ASCII"));
+      return InvalidRequest(field, absl::StrCat("matrix id byte ", i, " (0x",
+                                                absl::Hex(c, absl::kZeroPad2),
+                                                ") is not printable ASCII"));
     }
   }
   return absl::OkStatus();
@@ -52,12 +51,11 @@ absl::StatusOr<CacheEntry> OpenMatrix(const ServiceState& state,
 absl::Status CheckMessageSize(const ServiceState& state, size_t bytes) {
   const int64_t limit = state.config.max_message_bytes;
   if (static_cast<int64_t>(bytes) <= limit) return absl::OkStatus();
-  return WithReason(
-      absl::ResourceExhaustedError(absl::StrCat(
-          "a request message of ", bytes,
-          " bytes is over the server's max_message_bytes = ", limit,
-          ": send smaller chunks")),
-      v1::MESSAGE_TOO_LARGE);
+  return WithReason(absl::ResourceExhaustedError(absl::StrCat(
+                        "a request message of ", bytes,
+                        " bytes is over the server's max_message_bytes = ",
+                        limit, ": send smaller chunks")),
+                    v1::MESSAGE_TOO_LARGE);
 }
 
 }  // namespace factord::server

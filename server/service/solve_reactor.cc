@@ -102,11 +102,10 @@ absl::Status SolveReactor::Open(const v1::SolveRequest& request) {
   if (!options.ok()) return options.status();
   options_ = *options;
   if (entry->factorization == nullptr) {
-    return WithReason(
-        absl::FailedPreconditionError(
-            absl::StrCat("matrix '", request.id(),
-                         "' has not been factorized: call Factorize first")),
-        v1::NOT_FACTORIZED);
+    return WithReason(absl::FailedPreconditionError(absl::StrCat(
+                          "matrix '", request.id(),
+                          "' has not been factorized: call Factorize first")),
+                      v1::NOT_FACTORIZED);
   }
   if (absl::Status s = CheckGeneration(
           request.id(), request.expected_generation(), entry->generation);

@@ -86,8 +86,8 @@ grpc::ServerBidiReactor<v1::SolveRequest, v1::SolveReply>* SolverService::Solve(
 
 grpc::ServerBidiReactor<v1::StepRequest, v1::StepReply>* SolverService::Step(
     grpc::CallbackServerContext* context) {
-  auto* reactor = state_->reactors->Adopt(std::make_unique<StepReactor>(
-      state_, context, Admit(*state_, *context)));
+  auto* reactor = state_->reactors->Adopt(
+      std::make_unique<StepReactor>(state_, context, Admit(*state_, *context)));
   reactor->Start();
   return reactor;
 }
@@ -120,13 +120,13 @@ grpc::ServerUnaryReactor* SolverService::Release(
 grpc::ServerUnaryReactor* SolverService::GetMatrix(
     grpc::CallbackServerContext* context, const v1::GetMatrixRequest* request,
     v1::MatrixInfo* reply) {
-  return AnswerNow(
-      *state_, context, "GetMatrix", [&](Caller& caller, RequestLog& log) {
-        absl::StatusOr<CacheEntry> entry =
-            OpenMatrix(*state_, caller, log, request->id(), "id");
-        if (entry.ok()) CacheEntryToProto(*entry, reply);
-        return entry.status();
-      });
+  return AnswerNow(*state_, context, "GetMatrix",
+                   [&](Caller& caller, RequestLog& log) {
+                     absl::StatusOr<CacheEntry> entry =
+                         OpenMatrix(*state_, caller, log, request->id(), "id");
+                     if (entry.ok()) CacheEntryToProto(*entry, reply);
+                     return entry.status();
+                   });
 }
 
 grpc::ServerUnaryReactor* SolverService::ListMatrices(
@@ -139,9 +139,8 @@ grpc::ServerUnaryReactor* SolverService::ListMatrices(
               "page_size", absl::StrCat("page_size = ", request->page_size(),
                                         " is outside 0..", kMaxPageSize));
         }
-        const size_t page_size = request->page_size() == 0
-                                     ? kDefaultPageSize
-                                     : request->page_size();
+        const size_t page_size =
+            request->page_size() == 0 ? kDefaultPageSize : request->page_size();
         // Pages in ID order; the token is the last ID of the previous page,
         // so entries added or removed meanwhile neither repeat nor shift a
         // page.
@@ -171,37 +170,38 @@ grpc::ServerUnaryReactor* SolverService::ListMatrices(
 grpc::ServerUnaryReactor* SolverService::ServerInfo(
     grpc::CallbackServerContext* context, const v1::ServerInfoRequest*,
     v1::ServerInfoReply* reply) {
-  return AnswerNow(*state_, context, "ServerInfo", [&](Caller& caller,
-                                                       RequestLog&) {
-    reply->set_version(FACTORD_VERSION);
-    reply->set_backend(state_->backend_name);
-    // "cuda: 1 CUDA device, device 0: <name>" or "host cpu: no CUDA device:
-    // <runtime error>": the start-up choice and its reason.
-    reply->set_device(absl::StrCat(
-        state_->backend == Backend::kCuda ? "cuda" : "host cpu",
-        state_->backend_reason.empty() ? "" : ": ", state_->backend_reason));
-    // The caller's own use: other tenants' holdings are not its business.
-    // Without authentication the one anonymous tenant holds everything.
-    const int64_t quota = state_->cache->tenant_budget_bytes();
-    reply->set_cache_bytes_used(state_->cache->tenant_bytes(caller.tenant));
-    reply->set_cache_bytes_budget(
-        quota > 0 ? std::min(quota, state_->cache->budget_bytes())
-                  : state_->cache->budget_bytes());
-    reply->set_cache_entries(state_->cache->tenant_entries(caller.tenant));
-    reply->set_max_n(state_->config.max_n);
-    reply->set_max_nnz(state_->config.max_nnz);
-    reply->set_max_message_bytes(state_->config.max_message_bytes);
-    reply->set_threads(state_->threads);
-    reply->set_workers(state_->jobs->workers());
-    for (Method m :
-         {Method::kAuto, Method::kNone, Method::kJacobi, Method::kBlockJacobi,
-          Method::kLdlt, Method::kBlockIldlt, Method::kJacobiLdlt, Method::kIc,
-          Method::kIlu, Method::kLu}) {
-      if (m == Method::kLu && !LuAvailable()) continue;
-      reply->add_methods(MethodToProto(m));
-    }
-    return absl::OkStatus();
-  });
+  return AnswerNow(
+      *state_, context, "ServerInfo", [&](Caller& caller, RequestLog&) {
+        reply->set_version(FACTORD_VERSION);
+        reply->set_backend(state_->backend_name);
+        // "cuda: 1 CUDA device, device 0: <name>" or "host cpu: no CUDA device:
+        // <runtime error>": the start-up choice and its reason.
+        reply->set_device(absl::StrCat(
+            state_->backend == Backend::kCuda ? "cuda" : "host cpu",
+            state_->backend_reason.empty() ? "" : ": ",
+            state_->backend_reason));
+        // The caller's own use: other tenants' holdings are not its business.
+        // Without authentication the one anonymous tenant holds everything.
+        const int64_t quota = state_->cache->tenant_budget_bytes();
+        reply->set_cache_bytes_used(state_->cache->tenant_bytes(caller.tenant));
+        reply->set_cache_bytes_budget(
+            quota > 0 ? std::min(quota, state_->cache->budget_bytes())
+                      : state_->cache->budget_bytes());
+        reply->set_cache_entries(state_->cache->tenant_entries(caller.tenant));
+        reply->set_max_n(state_->config.max_n);
+        reply->set_max_nnz(state_->config.max_nnz);
+        reply->set_max_message_bytes(state_->config.max_message_bytes);
+        reply->set_threads(state_->threads);
+        reply->set_workers(state_->jobs->workers());
+        for (Method m :
+             {Method::kAuto, Method::kNone, Method::kJacobi,
+              Method::kBlockJacobi, Method::kLdlt, Method::kBlockIldlt,
+              Method::kJacobiLdlt, Method::kIc, Method::kIlu, Method::kLu}) {
+          if (m == Method::kLu && !LuAvailable()) continue;
+          reply->add_methods(MethodToProto(m));
+        }
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace factord::server

@@ -100,10 +100,9 @@ absl::StatusOr<StepOutcome> RunStep(const ServiceState& state,
       if (solution.report.solve_s == 0) {
         solution.report.solve_s = timer.Seconds();
       }
-      state.metrics->ObserveSolve(MethodName(entry.method), state.backend_name,
-                                  solution.report.solve_s,
-                                  solution.report.iterations,
-                                  solution.report.relative_residual);
+      state.metrics->ObserveSolve(
+          MethodName(entry.method), state.backend_name, solution.report.solve_s,
+          solution.report.iterations, solution.report.relative_residual);
     }
     return absl::OkStatus();
   };

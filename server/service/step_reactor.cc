@@ -9,8 +9,8 @@
 #include "server/error_reason.h"
 #include "server/service/convert.h"
 #include "server/service/request_opening.h"
-#include "server/service/step_job.h"
 #include "server/service/status_mapping.h"
+#include "server/service/step_job.h"
 #include "server/service/streamed_values.h"
 
 namespace factord::server {
@@ -159,17 +159,17 @@ absl::Status StepReactor::ConsumeRhs(const v1::RhsChunk& chunk) {
   if (chunk.offset() != rhs.received) {
     return InvalidRequest(
         "rhs.offset",
-        absl::StrCat("right-hand side ", chunk.rhs_index(), ": chunk at offset ",
-                     chunk.offset(), ", expected offset ", rhs.received,
-                     " (chunks must be consecutive)"));
+        absl::StrCat("right-hand side ", chunk.rhs_index(),
+                     ": chunk at offset ", chunk.offset(), ", expected offset ",
+                     rhs.received, " (chunks must be consecutive)"));
   }
   const int64_t count = chunk.values_size();
   if (count > n - rhs.received) {
     return InvalidRequest(
-        "rhs.values", absl::StrCat("right-hand side ", chunk.rhs_index(),
-                                   ": chunk [", chunk.offset(), ", ",
-                                   chunk.offset() + count, ") runs past n = ",
-                                   n));
+        "rhs.values",
+        absl::StrCat("right-hand side ", chunk.rhs_index(), ": chunk [",
+                     chunk.offset(), ", ", chunk.offset() + count,
+                     ") runs past n = ", n));
   }
   for (int64_t k = 0; k < count; ++k) {
     const double v = chunk.values(static_cast<int>(k));
@@ -184,9 +184,9 @@ absl::Status StepReactor::ConsumeRhs(const v1::RhsChunk& chunk) {
   if (chunk.last()) {
     if (rhs.received != n) {
       return InvalidRequest(
-          "rhs.last", absl::StrCat("right-hand side ", chunk.rhs_index(),
-                                   " ended with ", rhs.received, " of n = ", n,
-                                   " entries"));
+          "rhs.last",
+          absl::StrCat("right-hand side ", chunk.rhs_index(), " ended with ",
+                       rhs.received, " of n = ", n, " entries"));
     }
     rhs.complete = true;
   }
@@ -196,20 +196,20 @@ absl::Status StepReactor::ConsumeRhs(const v1::RhsChunk& chunk) {
 absl::Status StepReactor::CheckComplete() const {
   if (!has_header_) return InvalidRequest("header", "empty Step stream");
   if (values_received_ != static_cast<int64_t>(values_.size())) {
-    return BadValues(absl::StrCat("the step ended after ", values_received_,
-                                  " values; the matrix has nnz = ",
-                                  values_.size()));
+    return BadValues(
+        absl::StrCat("the step ended after ", values_received_,
+                     " values; the matrix has nnz = ", values_.size()));
   }
   if (diagonal_received_ != static_cast<int64_t>(diagonal_.size())) {
-    return BadValues(absl::StrCat("the step ended after ", diagonal_received_,
-                                  " diagonal entries; the matrix has n = ",
-                                  diagonal_.size()));
+    return BadValues(absl::StrCat(
+        "the step ended after ", diagonal_received_,
+        " diagonal entries; the matrix has n = ", diagonal_.size()));
   }
   for (size_t r = 0; r < rhs_.size(); ++r) {
     if (!rhs_[r].complete) {
-      return InvalidRequest(
-          "rhs", absl::StrCat("right-hand side ", r,
-                              " was not completed (last = true)"));
+      return InvalidRequest("rhs",
+                            absl::StrCat("right-hand side ", r,
+                                         " was not completed (last = true)"));
     }
   }
   return absl::OkStatus();

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <span>
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "server/error_reason.h"
@@ -33,9 +33,9 @@ absl::Status TakeValues(std::span<const double> values, absl::string_view what,
     return s;
   }
   if (received == static_cast<int64_t>(into.size())) return absl::OkStatus();
-  return WithReason(absl::InvalidArgumentError(absl::StrCat(
-                        "received ", received, " of ", size_name, " = ",
-                        into.size(), " ", whats)),
+  return WithReason(absl::InvalidArgumentError(
+                        absl::StrCat("received ", received, " of ", size_name,
+                                     " = ", into.size(), " ", whats)),
                     v1::INVALID_MATRIX);
 }
 
@@ -86,18 +86,17 @@ absl::Status StepUnaryReactor::Prepare() {
     return s;
   }
   work_.diagonal.resize(header.diagonal_shift() ? n : 0);
-  if (absl::Status s =
-          TakeValues(View(request_->diagonal()), "diagonal entry",
-                     "diagonal entries", "n", work_.diagonal);
+  if (absl::Status s = TakeValues(View(request_->diagonal()), "diagonal entry",
+                                  "diagonal entries", "n", work_.diagonal);
       !s.ok()) {
     return s;
   }
   const int64_t count = header.rhs_count();
   if (request_->rhs_size() != count * n) {
     return InvalidRequest(
-        "rhs", absl::StrCat(request_->rhs_size(), " right-hand-side entries; ",
-                            count, " right-hand sides of n = ", n, " need ",
-                            count * n));
+        "rhs",
+        absl::StrCat(request_->rhs_size(), " right-hand-side entries; ", count,
+                     " right-hand sides of n = ", n, " need ", count * n));
   }
   work_.rhs.resize(count);
   for (int64_t r = 0; r < count; ++r) {

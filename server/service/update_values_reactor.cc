@@ -94,17 +94,16 @@ absl::Status UpdateValuesReactor::Complete() {
   }
   const int64_t nnz = static_cast<int64_t>(values_.size());
   if (received_ != nnz) {
-    return WithReason(absl::InvalidArgumentError(absl::StrCat(
-                          "the stream ended after ", received_,
-                          " values; the matrix has nnz = ", nnz)),
+    return WithReason(absl::InvalidArgumentError(
+                          absl::StrCat("the stream ended after ", received_,
+                                       " values; the matrix has nnz = ", nnz)),
                       v1::INVALID_MATRIX);
   }
   std::shared_ptr<CsrMatrix> matrix =
       WithNewValues(*entry_.matrix, std::move(values_));
-  absl::StatusOr<CacheEntry> updated =
-      state_->cache->ReplaceValues(caller_->Key(entry_.id), std::move(matrix),
-                                   entry_.pattern_hash, bytes_received_,
-                                   expected_generation_);
+  absl::StatusOr<CacheEntry> updated = state_->cache->ReplaceValues(
+      caller_->Key(entry_.id), std::move(matrix), entry_.pattern_hash,
+      bytes_received_, expected_generation_);
   if (!updated.ok()) return updated.status();
   CacheEntryToProto(*updated, reply_);
   return absl::OkStatus();

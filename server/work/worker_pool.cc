@@ -21,17 +21,16 @@ absl::Status WorkerPool::Submit(absl::AnyInvocable<void()> job) {
   std::unique_lock<std::mutex> lock(mu_);
   if (draining_) {
     return WithRetryDelay(
-        WithReason(absl::UnavailableError(absl::StrCat(
-                       "the ", name_, " pool is shutting down")),
+        WithReason(absl::UnavailableError(
+                       absl::StrCat("the ", name_, " pool is shutting down")),
                    v1::UNAVAILABLE),
         absl::Seconds(1));
   }
   // Jobs beyond the busy workers wait; at most max_queue of them.
   const int workers = static_cast<int>(threads_.size());
   if (static_cast<int>(queue_.size()) + running_ >= workers + max_queue_) {
-    return QueueFull(absl::StrCat("the ", name_,
-                                  " queue is full (max_queue = ", max_queue_,
-                                  " jobs waiting); retry later"));
+    return QueueFull(absl::StrCat("the ", name_, " queue is full (max_queue = ",
+                                  max_queue_, " jobs waiting); retry later"));
   }
   queue_.push_back(std::move(job));
   lock.unlock();

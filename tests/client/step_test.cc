@@ -89,8 +89,8 @@ TEST_F(StepTest, OneRoundTripEqualsTheThreeCalls) {
   absl::StatusOr<FactorizeResult> f = client_->Factorize("three", Ldlt());
   ASSERT_TRUE(f.ok()) << f.status();
   std::vector<std::span<const double>> rhs = Rhs();
-  absl::StatusOr<std::vector<SolveResult>> x = client_->Solve(
-      "three", std::span<const std::span<const double>>(rhs));
+  absl::StatusOr<std::vector<SolveResult>> x =
+      client_->Solve("three", std::span<const std::span<const double>>(rhs));
   ASSERT_TRUE(x.ok()) << x.status();
 
   EXPECT_EQ(fused->factorization.inertia.positive, f->inertia.positive);
@@ -110,8 +110,8 @@ TEST_F(StepTest, OneMessageEachWayEqualsTheStream) {
   // whose chunk holds the whole request uses StepUnary.
   ConnectOptions options;
   options.rpc_timeout = absl::Seconds(120);
-  absl::StatusOr<std::unique_ptr<Client>> unary = Client::Connect(
-      "127.0.0.1:" + std::to_string(server_->port()), options);
+  absl::StatusOr<std::unique_ptr<Client>> unary =
+      Client::Connect("127.0.0.1:" + std::to_string(server_->port()), options);
   ASSERT_TRUE(unary.ok()) << unary.status();
   ASSERT_TRUE(client_->Upload(ArraysOf(k0_), "streamed").ok());
   ASSERT_TRUE((*unary)->Upload(ArraysOf(k0_), "unary").ok());
@@ -172,8 +172,8 @@ TEST_F(StepTest, FactorizeOnlyStepOnALargeSystem) {
   }
   ConnectOptions options;
   options.rpc_timeout = absl::Seconds(120);
-  absl::StatusOr<std::unique_ptr<Client>> unary = Client::Connect(
-      "127.0.0.1:" + std::to_string(server_->port()), options);
+  absl::StatusOr<std::unique_ptr<Client>> unary =
+      Client::Connect("127.0.0.1:" + std::to_string(server_->port()), options);
   ASSERT_TRUE(unary.ok()) << unary.status();
   for (Client* c : {client_.get(), unary->get()}) {  // streamed, then unary
     const std::string id = c == client_.get() ? "streamed" : "unary";

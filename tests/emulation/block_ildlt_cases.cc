@@ -82,8 +82,8 @@ bool PrepareBlockIldltRun(const BlockIldltCase& c, BlockIldltRun* run,
   double max_abs = 0;
   for (double v : run->values) max_abs = std::max(max_abs, std::abs(v));
   run->stats.max_abs = max_abs;
-  params->pivots = internal::DensePivotParams(c.options.pivoting,
-                                              c.options.pivot_threshold, max_abs);
+  params->pivots = internal::DensePivotParams(
+      c.options.pivoting, c.options.pivot_threshold, max_abs);
   params->pivots.force = true;
   params->tau = std::max(c.options.drop_tolerance, 0.0);
   params->fill_factor = c.options.fill_factor;

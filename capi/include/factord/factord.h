@@ -77,21 +77,21 @@ extern "C" {
  * --------------------------------------------------------------------- */
 typedef enum factord_status {
   FACTORD_OK = 0,
-  FACTORD_ERR_CANCELLED = 1,          /* the call was cancelled, or the daemon
-                                         is shutting down */
+  FACTORD_ERR_CANCELLED = 1, /* the call was cancelled, or the daemon
+                                is shutting down */
   FACTORD_ERR_UNKNOWN = 2,
-  FACTORD_ERR_INVALID_ARGUMENT = 3,   /* bad argument, matrix or option */
-  FACTORD_ERR_DEADLINE_EXCEEDED = 4,  /* the RPC timeout passed */
-  FACTORD_ERR_NOT_FOUND = 5,          /* no matrix with this ID on the daemon */
-  FACTORD_ERR_ALREADY_EXISTS = 6,     /* upload of an ID in use, no replace */
+  FACTORD_ERR_INVALID_ARGUMENT = 3,  /* bad argument, matrix or option */
+  FACTORD_ERR_DEADLINE_EXCEEDED = 4, /* the RPC timeout passed */
+  FACTORD_ERR_NOT_FOUND = 5,         /* no matrix with this ID on the daemon */
+  FACTORD_ERR_ALREADY_EXISTS = 6,    /* upload of an ID in use, no replace */
   FACTORD_ERR_PERMISSION_DENIED = 7,
   FACTORD_ERR_RESOURCE_EXHAUSTED = 8, /* a limit, budget, quota or full queue */
   FACTORD_ERR_FAILED_PRECONDITION = 9, /* solve before factorize, or stale */
-  FACTORD_ERR_ABORTED = 10,           /* generation mismatch */
+  FACTORD_ERR_ABORTED = 10,            /* generation mismatch */
   FACTORD_ERR_OUT_OF_RANGE = 11,
   FACTORD_ERR_UNIMPLEMENTED = 12,
   FACTORD_ERR_INTERNAL = 13,
-  FACTORD_ERR_UNAVAILABLE = 14,       /* daemon unreachable or draining */
+  FACTORD_ERR_UNAVAILABLE = 14, /* daemon unreachable or draining */
   FACTORD_ERR_DATA_LOSS = 15,
   FACTORD_ERR_UNAUTHENTICATED = 16,   /* no token, or an unknown one */
   FACTORD_ERR_BUFFER_TOO_SMALL = 100, /* a caller buffer is too small */
@@ -208,9 +208,9 @@ FACTORD_C_EXPORT void factord_connect_options_init(
  * Errors: INVALID_ARGUMENT (handle NULL; a TLS file that cannot be read,
  * reason INVALID_OPTION), UNAVAILABLE (the daemon did not answer within the
  * connect timeout). */
-FACTORD_C_EXPORT factord_status factord_connect(
-    const char* address, const factord_connect_options* options,
-    factord_handle** handle);
+FACTORD_C_EXPORT factord_status
+factord_connect(const char* address, const factord_connect_options* options,
+                factord_handle** handle);
 
 /* Closes the connection and frees the handle and every mapping it keeps.
  * The daemon keeps the matrices (release them first if they are not
@@ -246,12 +246,12 @@ typedef enum factord_triangle {
  * entries and are kept. Symmetric structures take exactly one triangle; an
  * entry in the other triangle is an error. */
 typedef struct factord_matrix {
-  int64_t n;                   /* rows = columns, 1..2^31-1 */
+  int64_t n; /* rows = columns, 1..2^31-1 */
   factord_format format;
   factord_structure structure;
-  factord_triangle triangle;   /* FULL for GENERAL; LOWER/UPPER otherwise */
-  int base;                    /* 0 or 1: the index of the first row/column,
-                                  in every index array (row_ptr too) */
+  factord_triangle triangle; /* FULL for GENERAL; LOWER/UPPER otherwise */
+  int base;                  /* 0 or 1: the index of the first row/column,
+                                in every index array (row_ptr too) */
   /* CSR: exactly one of row_ptr / row_ptr32, n + 1 entries, row_ptr[0] ==
    * base, non-decreasing; nnz = row_ptr[n] - base. */
   const int64_t* row_ptr;
@@ -292,9 +292,11 @@ FACTORD_C_EXPORT void factord_matrix_init(factord_matrix* matrix);
  * naming the first offending entry. The daemon may refuse it as well
  * (RESOURCE_EXHAUSTED with MATRIX_TOO_LARGE or CACHE_BUDGET,
  * ALREADY_EXISTS, ...). */
-FACTORD_C_EXPORT factord_status factord_upload(
-    factord_handle* handle, const factord_matrix* matrix, const char* id,
-    unsigned flags, char* id_out, size_t id_out_size, uint64_t* generation);
+FACTORD_C_EXPORT factord_status factord_upload(factord_handle* handle,
+                                               const factord_matrix* matrix,
+                                               const char* id, unsigned flags,
+                                               char* id_out, size_t id_out_size,
+                                               uint64_t* generation);
 
 /* Replaces the values of matrix `id`: `values` holds as many entries as the
  * upload gave, in the caller's entry order of the upload. With
@@ -319,16 +321,16 @@ FACTORD_C_EXPORT factord_status factord_release(factord_handle* handle,
 /* What the daemon holds about a matrix. */
 typedef struct factord_matrix_info {
   int64_t n;
-  int64_t nnz;            /* stored entries (lower triangle if symmetric) */
-  int64_t caller_nnz;     /* entries of the caller's layout if this handle
-                             uploaded it, else -1 */
+  int64_t nnz;        /* stored entries (lower triangle if symmetric) */
+  int64_t caller_nnz; /* entries of the caller's layout if this handle
+                         uploaded it, else -1 */
   factord_structure structure;
-  uint64_t generation;    /* 1 after upload, +1 per update / replace */
+  uint64_t generation;            /* 1 after upload, +1 per update / replace */
   uint64_t factorized_generation; /* of the current factorization, or 0 */
-  int factorized;         /* 1 if a factorization exists */
-  int stale;              /* 1 if the values changed since */
-  int64_t bytes;          /* held by the daemon */
-  char method[32];        /* of the factorization, "" if none */
+  int factorized;                 /* 1 if a factorization exists */
+  int stale;                      /* 1 if the values changed since */
+  int64_t bytes;                  /* held by the daemon */
+  char method[32];                /* of the factorization, "" if none */
 } factord_matrix_info;
 
 /* Fills `info` (not NULL) from the daemon (NOT_FOUND if it holds no such
@@ -373,8 +375,8 @@ typedef struct factord_solve_options {
   /* auto | none | cg | gmres | sqmr | idr | bicgstab; NULL or "": auto
    * (the direct solve with iterative refinement for ldlt and lu). */
   const char* krylov;
-  double tolerance;      /* relative residual; 0: 1e-8 */
-  int max_iterations;    /* 0: 1000 */
+  double tolerance;   /* relative residual; 0: 1e-8 */
+  int max_iterations; /* 0: 1000 */
   /* Solve only with a factorization of this generation (0: no check). */
   uint64_t expected_generation;
 } factord_solve_options;
@@ -401,10 +403,10 @@ FACTORD_C_EXPORT factord_status factord_factorize(
  * (factord_last_solve_reports); an unconverged or singular solve is not an
  * error. Fails with FAILED_PRECONDITION (NOT_FACTORIZED, STALE_FACTOR) when
  * there is no factorization of the current values. */
-FACTORD_C_EXPORT factord_status factord_solve(
-    factord_handle* handle, const char* id,
-    const factord_solve_options* options, int64_t nrhs, const double* b,
-    double* x);
+FACTORD_C_EXPORT factord_status
+factord_solve(factord_handle* handle, const char* id,
+              const factord_solve_options* options, int64_t nrhs,
+              const double* b, double* x);
 
 /* One interior-point iteration in one round trip: replaces the values of
  * matrix `id` with `values` (caller's entry order as in
@@ -418,11 +420,11 @@ FACTORD_C_EXPORT factord_status factord_solve(
  * Up to 256 right-hand sides travel in the step; more are solved by one
  * more round trip. Reports are kept as by factord_factorize and
  * factord_solve. */
-FACTORD_C_EXPORT factord_status factord_step(
-    factord_handle* handle, const char* id, const double* values,
-    const factord_factorize_options* factorize, const double* diagonal,
-    const factord_solve_options* solve, int64_t nrhs, const double* b,
-    double* x);
+FACTORD_C_EXPORT factord_status
+factord_step(factord_handle* handle, const char* id, const double* values,
+             const factord_factorize_options* factorize, const double* diagonal,
+             const factord_solve_options* solve, int64_t nrhs, const double* b,
+             double* x);
 
 /* ------------------------------------------------------------------------
  * Reports of the last factorization and solves
@@ -435,30 +437,30 @@ FACTORD_C_EXPORT factord_status factord_step(
 
 typedef enum factord_factor_status {
   FACTORD_FACTOR_OK = 1,
-  FACTORD_FACTOR_SINGULAR = 2,  /* a zero pivot (lu) or singular blocks */
-  FACTORD_FACTOR_PERTURBED = 3  /* pivots perturbed: numerically singular;
-                                   the inertia is then unreliable */
+  FACTORD_FACTOR_SINGULAR = 2, /* a zero pivot (lu) or singular blocks */
+  FACTORD_FACTOR_PERTURBED = 3 /* pivots perturbed: numerically singular;
+                                  the inertia is then unreliable */
 } factord_factor_status;
 
 typedef struct factord_factor_report {
   factord_factor_status status;
-  char method[32];             /* the method used (auto resolved) */
-  int64_t positive;            /* inertia: positive, negative, zero pivots */
+  char method[32];  /* the method used (auto resolved) */
+  int64_t positive; /* inertia: positive, negative, zero pivots */
   int64_t negative;
   int64_t zero;
   int inertia_reliable;
   int64_t perturbed_pivots;
   int64_t delayed_pivots;
   int64_t two_by_two_pivots;
-  int64_t nnz_factor;          /* entries of L */
+  int64_t nnz_factor; /* entries of L */
   int64_t factor_bytes;
-  int analysis_reused;         /* the symbolic analysis came from the cache */
-  uint64_t generation;         /* of the values factorized */
-  double preprocess_s;         /* seconds measured by the daemon */
+  int analysis_reused; /* the symbolic analysis came from the cache */
+  uint64_t generation; /* of the values factorized */
+  double preprocess_s; /* seconds measured by the daemon */
   double analyze_s;
   double factorize_s;
-  double queue_s;              /* waiting for a worker */
-  double wall_s;               /* the whole call, measured by the client */
+  double queue_s; /* waiting for a worker */
+  double wall_s;  /* the whole call, measured by the client */
 } factord_factor_report;
 
 typedef enum factord_solve_status {
@@ -471,9 +473,9 @@ typedef enum factord_solve_status {
 typedef struct factord_solve_report {
   factord_solve_status status;
   double relative_residual; /* ||b - Ax||_2 / ||b||_2 on the matrix as held */
-  double backward_error;    /* ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf) */
-  int iterations;           /* refinement steps or Krylov iterations */
-  double solve_s;           /* seconds measured by the daemon */
+  double backward_error; /* ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf) */
+  int iterations;        /* refinement steps or Krylov iterations */
+  double solve_s;        /* seconds measured by the daemon */
   double queue_s;
 } factord_solve_report;
 
@@ -499,7 +501,7 @@ FACTORD_C_EXPORT factord_status factord_counters(factord_handle* handle,
                                                  int64_t* reuploads);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* FACTORD_FACTORD_H_ */

@@ -307,9 +307,9 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
           dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, r);
       const double g_r2 =
           dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, j);
-      if (dense_ldlt::Accept2x2Bounded(ajj, At(f, m, r, j), arr, g_j2, g_r2,
-                                       u, params.threshold,
-                                       params.max_weak_update, tiny)) {
+      if (dense_ldlt::Accept2x2Bounded(ajj, At(f, m, r, j), arr, g_j2, g_r2, u,
+                                       params.threshold, params.max_weak_update,
+                                       tiny)) {
         take2(j, r);
         return true;
       }

@@ -40,9 +40,8 @@ namespace {
 // shared parameters run in force mode.
 kernels::DenseLdltParams PivotParams(const FactorOptions& options,
                                      double max_abs) {
-  kernels::DenseLdltParams params =
-      internal::DensePivotParams(options.pivoting, options.pivot_threshold,
-                                max_abs);
+  kernels::DenseLdltParams params = internal::DensePivotParams(
+      options.pivoting, options.pivot_threshold, max_abs);
   params.force = true;
   return params;
 }

@@ -108,9 +108,9 @@ absl::StatusOr<BlockLdltIterate> RunJacobiLdltSweeps(
       : options.pivoting == Pivoting::kRook ? kernels::kBlockPivotRook
                                             : kernels::kBlockPivotPartial;
   dense.relative = false;
-  dense.threshold = DensePivotParams(options.pivoting, options.pivot_threshold,
-                                     max_abs)
-                        .threshold;
+  dense.threshold =
+      DensePivotParams(options.pivoting, options.pivot_threshold, max_abs)
+          .threshold;
   const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
 
   double epsilon = options.epsilon;

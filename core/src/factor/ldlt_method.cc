@@ -403,10 +403,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
           ? absl::StrCat(", ", report.perturbed_pivots,
                          " pivots perturbed (numerically singular)")
           : "",
-      factor_trusted
-          ? ""
-          : absl::StrCat(", factor residual ", factor_residual,
-                         " (pivot growth): inertia unreliable"),
+      factor_trusted ? ""
+                     : absl::StrCat(", factor residual ", factor_residual,
+                                    " (pivot growth): inertia unreliable"),
       scaling_note);
   auto factorization = std::make_shared<LdltFactorization>(
       std::move(a), std::move(analysis), std::move(scaling), std::move(fronts),

@@ -110,21 +110,20 @@ absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
     std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
     const ExecContext& ctx) {
   if (!(options.pivot_threshold > 0 && options.pivot_threshold <= 0.5)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("pivot_threshold = ", options.pivot_threshold,
-                     " is outside (0, 0.5]"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pivot_threshold = ", options.pivot_threshold, " is outside (0, 0.5]"));
   }
   if (a != nullptr && !options.diagonal_shift.empty()) {
     if (static_cast<int64_t>(options.diagonal_shift.size()) != a->rows) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "diagonal_shift has ", options.diagonal_shift.size(),
-          " entries; the matrix has n = ", a->rows));
+      return absl::InvalidArgumentError(
+          absl::StrCat("diagonal_shift has ", options.diagonal_shift.size(),
+                       " entries; the matrix has n = ", a->rows));
     }
     for (size_t i = 0; i < options.diagonal_shift.size(); ++i) {
       if (!std::isfinite(options.diagonal_shift[i])) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "diagonal_shift[", i, "] = ", options.diagonal_shift[i],
-            " is not finite"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("diagonal_shift[", i,
+                         "] = ", options.diagonal_shift[i], " is not finite"));
       }
     }
   }

@@ -89,14 +89,13 @@ TEST(LdltDelayedPivots, FactorCheckSeesTheCompoundedGrowth) {
   ctx.backend = Backend::kReference;
   double residual[2];
   for (int bounded = 0; bounded < 2; ++bounded) {
-    kernels::DenseLdltParams params = internal::DensePivotParams(
-        Pivoting::kBunchKaufman, 0.01, max_abs);
+    kernels::DenseLdltParams params =
+        internal::DensePivotParams(Pivoting::kBunchKaufman, 0.01, max_abs);
     if (bounded) params.max_weak_update = 1e9 * max_abs;
     internal::FrontFactors factors;
     std::vector<internal::FrontCounts> counts;
-    ASSERT_TRUE(kernels::reference::FactorizeFrontTree(ctx, *sym, values,
-                                                       params, &factors,
-                                                       &counts)
+    ASSERT_TRUE(kernels::reference::FactorizeFrontTree(
+                    ctx, *sym, values, params, &factors, &counts)
                     .ok());
     residual[bounded] =
         internal::LdltFactorResidual(*sym, values, factors.fronts);
@@ -132,12 +131,10 @@ TEST(LdltDelayedPivots, FactorCheckIsRoundoffOnAnExactFactor) {
                   internal::DensePivotParams(Pivoting::kBunchKaufman, 0.01, 2),
                   &factors, &counts)
                   .ok());
-  EXPECT_LT(internal::LdltFactorResidual(*sym, values, factors.fronts),
-            1e-15);
+  EXPECT_LT(internal::LdltFactorResidual(*sym, values, factors.fronts), 1e-15);
   // A wrong D entry is seen.
   factors.fronts.back().d_diag[0] *= 1.5;
-  EXPECT_GT(internal::LdltFactorResidual(*sym, values, factors.fronts),
-            1e-3);
+  EXPECT_GT(internal::LdltFactorResidual(*sym, values, factors.fronts), 1e-3);
 }
 
 TEST(LdltDelayedPivots, Cont050OtherPivotingAndScaling) {

@@ -90,7 +90,8 @@ TEST(FactorCache, EvictsLeastRecentlyUsedFirst) {
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"b", "a"}));
   ASSERT_TRUE(cache.Lookup(K("a")).ok());  // a is now the most recent
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"a", "b"}));
-  ASSERT_TRUE(cache.InsertMatrix(K("c"), m, 1, 0, /*replace=*/false).ok());  // evicts b
+  ASSERT_TRUE(
+      cache.InsertMatrix(K("c"), m, 1, 0, /*replace=*/false).ok());  // evicts b
   EXPECT_EQ(Ids(cache), (std::vector<std::string>{"c", "a"}));
   EXPECT_EQ(cache.Lookup(K("b")).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(evictions, 1);
@@ -102,7 +103,10 @@ TEST(FactorCache, RefusesAnEntryOverTheWholeBudget) {
   FakeClock clock;
   int64_t evictions = 0;
   FactorCache cache(TestOptions(1000, &clock, &evictions));
-  ASSERT_TRUE(cache.InsertMatrix(K("small"), MatrixOfBytes(120), 1, 0, /*replace=*/false).ok());
+  ASSERT_TRUE(
+      cache
+          .InsertMatrix(K("small"), MatrixOfBytes(120), 1, 0, /*replace=*/false)
+          .ok());
   absl::Status s =
       cache.InsertMatrix(K("big"), MatrixOfBytes(1200), 1, 0, false).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
@@ -151,7 +155,9 @@ TEST(FactorCache, InUseEntrySurvivesEviction) {
   FakeClock clock;
   int64_t evictions = 0;
   FactorCache cache(TestOptions(2000, &clock, &evictions));
-  ASSERT_TRUE(cache.InsertMatrix(K("a"), MatrixOfBytes(1200), 1, 0, /*replace=*/false).ok());
+  ASSERT_TRUE(
+      cache.InsertMatrix(K("a"), MatrixOfBytes(1200), 1, 0, /*replace=*/false)
+          .ok());
   auto factor = std::make_shared<FakeFactorization>(100);
   ASSERT_TRUE(
       cache.StoreFactorization(K("a"), 1, 1, nullptr, factor, Method::kLu, true)
@@ -160,7 +166,9 @@ TEST(FactorCache, InUseEntrySurvivesEviction) {
   ASSERT_TRUE(in_use.ok());
   std::weak_ptr<const Factorization> weak = in_use->factorization;
   factor.reset();
-  ASSERT_TRUE(cache.InsertMatrix(K("b"), MatrixOfBytes(1200), 2, 0, /*replace=*/false).ok());
+  ASSERT_TRUE(
+      cache.InsertMatrix(K("b"), MatrixOfBytes(1200), 2, 0, /*replace=*/false)
+          .ok());
   EXPECT_EQ(cache.Lookup(K("a")).status().code(), absl::StatusCode::kNotFound);
   // The snapshot still works: matrix and factorization are alive.
   EXPECT_FALSE(weak.expired());
@@ -181,7 +189,8 @@ TEST(FactorCache, ReplaceValuesMarksStaleAndChecksPattern) {
           .StoreFactorization(K("a"), 42, 1, nullptr, factor, Method::kLu, true)
           .ok());
   EXPECT_FALSE(cache.Lookup(K("a"))->stale);
-  absl::StatusOr<CacheEntry> updated = cache.ReplaceValues(K("a"), m, 42, 99, /*expected_generation=*/0);
+  absl::StatusOr<CacheEntry> updated =
+      cache.ReplaceValues(K("a"), m, 42, 99, /*expected_generation=*/0);
   ASSERT_TRUE(updated.ok());
   EXPECT_TRUE(updated->stale);
   EXPECT_EQ(updated->generation, 2u);
@@ -215,10 +224,12 @@ TEST(FactorCache, UploadOfAnExistingIdNeedsReplaceAndAdvancesTheGeneration) {
   absl::StatusOr<CacheEntry> first = cache.InsertMatrix(K("a"), m, 5, 0, false);
   ASSERT_TRUE(first.ok());
   EXPECT_EQ(first->generation, 1u);
-  const absl::Status again = cache.InsertMatrix(K("a"), m, 5, 0, false).status();
+  const absl::Status again =
+      cache.InsertMatrix(K("a"), m, 5, 0, false).status();
   EXPECT_EQ(again.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(EffectiveReason(again), v1::ALREADY_EXISTS);
-  absl::StatusOr<CacheEntry> replaced = cache.InsertMatrix(K("a"), m, 5, 0, true);
+  absl::StatusOr<CacheEntry> replaced =
+      cache.InsertMatrix(K("a"), m, 5, 0, true);
   ASSERT_TRUE(replaced.ok());
   EXPECT_EQ(replaced->generation, 2u);
   EXPECT_EQ(cache.entries(), 1);
@@ -259,7 +270,8 @@ TEST(FactorCache, ReuploadOfSamePatternKeepsAnalysis) {
   absl::StatusOr<CacheEntry> e = cache.Lookup(K("a"));
   EXPECT_EQ(e->analysis, analysis);
   EXPECT_EQ(e->factorization, nullptr);
-  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 6, 0, /*replace=*/true).ok());  // another pattern
+  ASSERT_TRUE(cache.InsertMatrix(K("a"), m, 6, 0, /*replace=*/true)
+                  .ok());  // another pattern
   EXPECT_EQ(cache.Lookup(K("a"))->analysis, nullptr);
   EXPECT_EQ(cache.bytes(), m->bytes());
 }
@@ -326,7 +338,9 @@ TEST(FactorCache, TenantsSeeOnlyTheirOwnEntries) {
   EXPECT_EQ(std::string(theirs.message()),
             "matrix 'm' is unknown or was evicted");
   EXPECT_EQ(cache.Release(carol_m).status(), theirs);
-  EXPECT_EQ(cache.ReplaceValues(carol_m, small, 1, 0, /*expected_generation=*/0).status(), theirs);
+  EXPECT_EQ(cache.ReplaceValues(carol_m, small, 1, 0, /*expected_generation=*/0)
+                .status(),
+            theirs);
   EXPECT_EQ(cache
                 .StoreFactorization(carol_m, 1, 1, nullptr, nullptr,
                                     Method::kLu, true)

@@ -68,17 +68,16 @@ TEST(MatrixUpload, AnUploadMustNameItsMatrix) {
   ServerConfig config;
   for (const char* id : {"", "with space", "tab\tid"}) {
     MatrixUpload up(&config);
-    const absl::Status s =
-        up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL, id));
+    const absl::Status s = up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL, id));
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << id;
     EXPECT_EQ(EffectiveReason(s), v1::INVALID_REQUEST) << id;
     EXPECT_FALSE(up.has_header());
   }
   MatrixUpload up(&config);
-  EXPECT_EQ(up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL,
-                              std::string(257, 'x')))
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      up.Consume(Header(1, 1, v1::STRUCTURE_GENERAL, std::string(257, 'x')))
+          .code(),
+      absl::StatusCode::kInvalidArgument);
 }
 
 absl::Status FirstError(MatrixUpload& up,
