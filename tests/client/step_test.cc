@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "server/config.h"
 #include "server/server.h"
+#include "server/service_fixture.h"
 #include "test_data.h"
 
 namespace factord::client {
@@ -157,19 +158,7 @@ TEST_F(StepTest, OneMessageEachWayEqualsTheStream) {
 // sides, on a system large enough for the side-by-side solves.
 TEST_F(StepTest, FactorizeOnlyStepOnALargeSystem) {
   const int64_t n = 6000;
-  CsrMatrix a;  // tridiag(-1, 4, -1), lower triangle
-  a.rows = a.cols = n;
-  a.structure = Structure::kSymmetricLower;
-  a.row_ptr.push_back(0);
-  for (int64_t i = 0; i < n; ++i) {
-    if (i > 0) {
-      a.col_idx.push_back(static_cast<int32_t>(i - 1));
-      a.values.push_back(-1.0);
-    }
-    a.col_idx.push_back(static_cast<int32_t>(i));
-    a.values.push_back(4.0);
-    a.row_ptr.push_back(static_cast<int64_t>(a.col_idx.size()));
-  }
+  const CsrMatrix a = server::testing::Tridiagonal(n, /*lower=*/true);
   ConnectOptions options;
   options.rpc_timeout = absl::Seconds(120);
   absl::StatusOr<std::unique_ptr<Client>> unary =
