@@ -12,6 +12,8 @@ packages=(
   # Debian's unmodified Ipopt (3.11.9, with MUMPS) for ipopt/ (docs/ipopt.md)
   coinor-libipopt-dev
   curl openssl
+  # The client programs' flags (header-only) and their man pages.
+  libcli11-dev help2man
   # The Python package (python/) and its tests (tests/python): Debian's
   # python3 (/usr/bin/python3) with its gRPC and protobuf runtimes; pip and
   # venv for the install-into-a-venv test.
