@@ -13,7 +13,7 @@
 #         worker-pool tests (server_cache_work_tests, gRPC-free, defined in
 #         CMakeLists.txt for TSan builds only) and the emulated CUDA kernels
 #         on their planted cases (fibers are annotated in
-#         tests/emulation/cuda_emulation.cc). TBB's fork/join edges are
+#         core/emulation/cuda_emulation.cc). TBB's fork/join edges are
 #         spelled out for TSan at our fork sites
 #         (kernels/cpu/common/tsan_handoff.h); tsan.supp covers only TBB's
 #         own task objects.

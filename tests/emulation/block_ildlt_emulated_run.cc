@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 // The emulation header comes before the launch header.
 #include "kernels/cuda/factor/block_ildlt_launch.h"
 

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/emulation/block_ildlt_emulated_run.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 // The emulation header comes before the launch header.
 #include "kernels/cuda/factor/block_ildlt_solve_launch.h"
 

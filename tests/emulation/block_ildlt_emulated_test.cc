@@ -21,7 +21,7 @@
 #include "tests/core/linalg/reference_device_kernels.h"
 #include "tests/emulation/block_ildlt_cases.h"
 #include "tests/emulation/block_ildlt_emulated_run.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/emulated_device_kernels.h"
 
 namespace factord::emulation_testing {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "tests/emulation/block_jacobi_cases.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "test_data.h"
 #include "tests/emulation/block_jacobi_cases.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -2,7 +2,7 @@
 // barriers, shared memory, warp shuffles and votes, atomics, the seeded
 // scheduler, and the errors it reports. The kernels are written here in
 // ordinary CUDA and launched through FACTORD_LAUNCH as the project's are.
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 
 #include <algorithm>
 #include <numeric>

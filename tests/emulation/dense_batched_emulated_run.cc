@@ -3,7 +3,7 @@
 // builders so that the real-device test can use the builders without the
 // emulation.
 #include "kernels/cuda/dense/batched_dense_launch.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/dense_batched_cases.h"
 
 namespace factord::emulation_testing {

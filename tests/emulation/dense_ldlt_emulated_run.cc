@@ -2,7 +2,7 @@
 // emulation. Kept apart from the case builders so that the real-GPU test
 // can use the builders without the emulation.
 #include "kernels/cuda/factor/dense_ldlt_launch.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/dense_ldlt_cases.h"
 
 namespace factord::emulation_testing {

@@ -17,7 +17,7 @@
 #include "factord/solver/solver.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/emulated_device_kernels.h"
 
 namespace factord::emulation_testing {

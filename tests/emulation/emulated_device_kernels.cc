@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/emulation/block_ildlt_emulated_run.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 // The emulation header comes before the launch headers.
 #include "kernels/cuda/block_jacobi/block_jacobi_launch.h"
 #include "kernels/cuda/dense/batched_dense_launch.h"

@@ -13,7 +13,7 @@
 #ifndef FACTORD_TESTS_EMULATION_FAULT_VARIANTS_H_
 #define FACTORD_TESTS_EMULATION_FAULT_VARIANTS_H_
 
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 
 #if defined(FACTORD_FAULT_WRONG_SHUFFLE_LANE)
 #define __shfl_sync(mask, var, lane) \

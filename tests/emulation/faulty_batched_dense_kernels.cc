@@ -4,7 +4,7 @@
 // pivot rows; a wrong __shfl_xor_sync stride breaks the pivot-search
 // reduction; the kernel has no __syncthreads, so that fault leaves it
 // correct.
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/fault_variants.h"
 // The kernel source, unchanged:
 #include "kernels/cuda/dense/batched_dense_launch.cu"

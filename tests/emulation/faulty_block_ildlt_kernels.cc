@@ -5,7 +5,7 @@
 // other threads of the block have written it, and the Finish kernel reads
 // its radix histogram and tie offsets unfinished; the shuffle faults leave
 // it right (it has no shuffle).
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/fault_variants.h"
 // The kernel source, unchanged:
 #include "kernels/cuda/factor/block_ildlt_launch.cu"

@@ -4,7 +4,7 @@
 // row (its butterfly argmax uses __shfl_xor_sync and stays right); the
 // missing __syncthreads makes the apply kernel read its shared copy of r
 // before the other warps have gathered it.
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/fault_variants.h"
 // The kernel source, unchanged:
 #include "kernels/cuda/block_jacobi/block_jacobi_launch.cu"

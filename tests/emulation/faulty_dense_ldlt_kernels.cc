@@ -2,7 +2,7 @@
 // fault-injection tests only (fault_variants.h says which fault). The wrong
 // shuffle lane corrupts the gathered columns and the broadcast multipliers;
 // the kernel has no __syncthreads, so the other fault leaves it correct.
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/fault_variants.h"
 // The kernel source, unchanged:
 #include "kernels/cuda/factor/dense_ldlt_launch.cu"

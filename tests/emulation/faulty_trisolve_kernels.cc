@@ -4,7 +4,7 @@
 // of the next row (the block sweep); the scalar sweep has no shuffle, and
 // neither kernel has __syncthreads or __shfl_xor_sync, so those faults
 // leave both correct.
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/fault_variants.h"
 // The kernel source, unchanged:
 #include "kernels/cuda/trisolve/trisolve_launch.cu"

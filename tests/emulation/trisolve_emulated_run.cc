@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "kernels/cuda/trisolve/trisolve_launch.h"
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #include "tests/emulation/trisolve_cases.h"
 
 namespace factord::emulation_testing {

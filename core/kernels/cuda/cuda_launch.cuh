@@ -4,7 +4,8 @@
 //   FACTORD_LAUNCH(kernel, grid, block, shared_bytes, stream)(args...);
 //       kernel<<<grid, block, shared_bytes, stream>>>(args...) under nvcc;
 //       the CPU emulation's launcher when FACTORD_CUDA_EMULATION is defined
-//       (tests/emulation/cuda_emulation.h, tests only).
+//       (core/emulation/cuda_emulation.h, a library of its own that the
+//       emulated-kernel tests link).
 //   FACTORD_EXTERN_SHARED(type, name);
 //       extern __shared__ type name[] (dynamic shared memory) under nvcc;
 //       a pointer to the emulated block's arena under the emulation.
@@ -17,7 +18,7 @@
 #define FACTORD_KERNELS_CUDA_CUDA_LAUNCH_CUH_
 
 #if defined(FACTORD_CUDA_EMULATION)
-#include "tests/emulation/cuda_emulation.h"
+#include "emulation/cuda_emulation.h"
 #define FACTORD_LAUNCH(kernel, grid, block, shared_bytes, stream) \
   FACTORD_EMULATED_LAUNCH(kernel, grid, block, shared_bytes, stream)
 #define FACTORD_EXTERN_SHARED(type, name) \

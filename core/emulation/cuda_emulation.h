@@ -30,8 +30,8 @@
 // Not emulated: the memory model (fences are no-ops), performance, textures,
 // cooperative groups, vendor libraries (cuBLAS, cuSPARSE), host<->device
 // copies (device memory is host memory: launch kernels on host pointers).
-#ifndef FACTORD_TESTS_EMULATION_CUDA_EMULATION_H_
-#define FACTORD_TESTS_EMULATION_CUDA_EMULATION_H_
+#ifndef FACTORD_EMULATION_CUDA_EMULATION_H_
+#define FACTORD_EMULATION_CUDA_EMULATION_H_
 
 #include <cmath>
 #include <cstddef>
@@ -279,4 +279,4 @@ cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t error);
 
-#endif  // FACTORD_TESTS_EMULATION_CUDA_EMULATION_H_
+#endif  // FACTORD_EMULATION_CUDA_EMULATION_H_
