@@ -20,6 +20,7 @@ packages=(
   python3 python3-grpcio python3-protobuf python3-numpy python3-scipy
   python3-pytest python3-pytest-timeout python3-venv python3-pip
   python3-setuptools python3-wheel
+  python3-jsonschema  # factorctl --json against docs/schema/ (sdk.factorctl_json)
 )
 missing=()
 for p in "${packages[@]}"; do

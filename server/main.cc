@@ -4,15 +4,23 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "server/config.h"
 #include "server/server.h"
@@ -52,6 +60,143 @@ int WaitForSignal() {
   while (read(signal_pipe[0], &byte, 1) < 0 && errno == EINTR) {
   }
   return byte;
+}
+
+// --help and --version. Abseil's --help lists the flags of files named
+// after the program (factord.cc) and exits 1; here the daemon's flags are
+// those defined under server/, and `factord --help` prints them with their
+// defaults and exits 0, as help2man (man/) and scripts expect. --helpfull,
+// --helpshort and --help=SUBSTRING stay Abseil's.
+
+// What the daemon is, for --help and Abseil's --helpshort/--helpfull
+// (which print it after "factord: ").
+constexpr char kSummary[] =
+    "the sparse linear solver daemon: it keeps factorizations cached by "
+    "matrix ID and serves factorizations, solves, residuals and inertia over "
+    "gRPC, with a worker pool, Prometheus metrics and health checks. Flags "
+    "read --flag=value or --flag value; durations read like 30s, 5m, 1h. "
+    "SIGTERM and SIGINT drain in-flight work, then exit 0; SIGHUP reloads "
+    "--auth_tokens_file and the TLS files.";
+
+// The source tree's root as this file was compiled ("/src/" for
+// "/src/server/main.cc"), so that flag file names compare without it.
+absl::string_view SourceRoot() {
+  absl::string_view file = __FILE__;
+  const size_t at = file.rfind("server/main.cc");
+  return at == absl::string_view::npos ? absl::string_view()
+                                       : file.substr(0, at);
+}
+
+// "server/main.cc" for the flags of this tree, whether Abseil hands over
+// the compiled path or a path it has normalized (its default strips the
+// leading slashes).
+std::string NormalizeFlagFile(absl::string_view filename) {
+  const absl::string_view root = SourceRoot();
+  absl::string_view root_no_slash = root;
+  while (absl::ConsumePrefix(&root_no_slash, "/")) {
+  }
+  if (!root.empty() && !absl::ConsumePrefix(&filename, root)) {
+    absl::ConsumePrefix(&filename, root_no_slash);
+  }
+  return std::string(filename);
+}
+
+// A flag of the daemon: defined in a file under server/.
+bool IsDaemonFlagFile(absl::string_view filename) {
+  return absl::StartsWith(NormalizeFlagFile(filename), "server/");
+}
+
+std::string VersionString() {
+  return absl::StrCat("factord ", FACTORD_VERSION, "\n");
+}
+
+// `text` wrapped to `width` columns in a column that starts at `indent`.
+// The first line begins with `head`, padded to the column, or alone on its
+// line when it reaches the column: the layout of GNU --help output, which
+// help2man (man/) turns into the man page's option list.
+std::string Wrap(absl::string_view head, absl::string_view text, size_t indent,
+                 size_t width) {
+  std::string out(head);
+  size_t column = head.size();
+  if (column > 0 && column + 2 > indent) {
+    out += '\n';
+    column = 0;
+  }
+  bool line_empty = true;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (!line_empty && column + 1 + word.size() > width) {
+      out += '\n';
+      column = 0;
+      line_empty = true;
+    }
+    if (line_empty) {
+      out.append(indent - column, ' ');
+      column = indent;
+    } else {
+      out += ' ';
+      ++column;
+    }
+    absl::StrAppend(&out, word);
+    column += word.size();
+    line_empty = false;
+  }
+  out += '\n';
+  return out;
+}
+
+// Where the flags' descriptions start in --help.
+constexpr size_t kHelpColumn = 30;
+
+// What --help prints: the usage text, then every daemon flag, sorted, with
+// its help and default (strings quoted, as Abseil's --helpfull shows them).
+std::string DaemonHelp() {
+  std::vector<const absl::CommandLineFlag*> flags;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (!flag->IsRetired() && IsDaemonFlagFile(flag->Filename())) {
+      flags.push_back(flag);
+    }
+  }
+  std::sort(flags.begin(), flags.end(),
+            [](const auto* a, const auto* b) { return a->Name() < b->Name(); });
+  std::string out = absl::StrCat(
+      "Usage: factord [--flag=value]...\n",
+      Wrap("", absl::StrCat("factord: ", kSummary), 0, 79), "\nOptions:\n");
+  for (const absl::CommandLineFlag* flag : flags) {
+    const bool is_string = flag->IsOfType<std::string>();
+    const char* value = is_string                          ? "TEXT"
+                        : flag->IsOfType<absl::Duration>() ? "DURATION"
+                        : flag->IsOfType<bool>()           ? nullptr
+                                                           : "N";
+    const std::string default_value =
+        is_string ? absl::StrCat("\"", flag->DefaultValue(), "\"")
+                  : flag->DefaultValue();
+    absl::StrAppend(
+        &out,
+        Wrap(absl::StrCat("  --", flag->Name(),
+                          value ? absl::StrCat("=", value) : ""),
+             absl::StrCat(flag->Help(), " (default: ", default_value, ")"),
+             kHelpColumn, 79));
+  }
+  absl::StrAppend(
+      &out, Wrap("  --help", "print this help and exit", kHelpColumn, 79),
+      Wrap("  --helpfull",
+           "also list Abseil's own flags (--flagfile, --fromenv, ...) and "
+           "exit",
+           kHelpColumn, 79),
+      Wrap("  --version", "print the version and exit", kHelpColumn, 79));
+  return out;
+}
+
+// True when argv asks for --help (or -help) before any "--".
+bool AsksForHelp(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;
+    if (std::strcmp(argv[i], "--help") == 0 ||
+        std::strcmp(argv[i], "-help") == 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -106,7 +251,18 @@ ABSL_FLAG(absl::Duration, reload_interval, kDefaults.reload_interval,
           "changes (SIGHUP checks at once); 0: only on SIGHUP");
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("factord: sparse linear solver service");
+  absl::FlagsUsageConfig usage_config;
+  usage_config.contains_help_flags = IsDaemonFlagFile;
+  usage_config.contains_helpshort_flags = IsDaemonFlagFile;
+  usage_config.contains_helppackage_flags = IsDaemonFlagFile;
+  usage_config.version_string = VersionString;
+  usage_config.normalize_filename = NormalizeFlagFile;
+  absl::SetFlagsUsageConfig(usage_config);
+  absl::SetProgramUsageMessage(kSummary);
+  if (AsksForHelp(argc, argv)) {
+    std::fputs(DaemonHelp().c_str(), stdout);
+    return 0;
+  }
   absl::ParseCommandLine(argc, argv);
 
   factord::server::ServerConfig config;

@@ -1,376 +1,402 @@
 #include "client/factorctl/args.h"
 
 #include <functional>
-#include <map>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "client/cli/cli_app.h"
+#include "client/factorctl/failure.h"
 #include "client/option_names.h"
 
 namespace factord::factorctl {
 namespace {
 
-constexpr const char* kCommands[] = {"upload", "update", "factorize",
-                                     "solve",  "run",    "release",
-                                     "get",    "list",   "info"};
+static_assert(kExitUsage == cli::kUsageExitCode);
 
-absl::Status BadValue(absl::string_view flag, absl::string_view value,
-                      absl::string_view expected) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("--", flag, "=", value, ": expected ", expected));
-}
+struct Command {
+  const char* name;
+  const char* summary;
+  bool takes_file;    // FILE, the one positional argument
+  bool needs_id;      // --id
+  const char* flags;  // the flags it reads, for its --help
+};
 
-absl::StatusOr<int> ToInt(absl::string_view flag, absl::string_view value) {
-  int v = 0;
-  if (!absl::SimpleAtoi(value, &v)) return BadValue(flag, value, "an integer");
-  return v;
-}
+constexpr Command kCommands[] = {
+    {"upload", "upload the Matrix Market matrix FILE (prints its id)", true,
+     false, "--id (default: a new UUID), --replace, --structure"},
+    {"update", "replace the values of matrix --id by those of FILE", true, true,
+     "--id, --expected_generation, --structure"},
+    {"factorize", "factorize matrix --id", false, true,
+     "--id, --expected_generation and the Factorization flags"},
+    {"solve", "solve with matrix --id (b from --rhs, default all ones)", false,
+     true, "--id, --expected_generation and the Solve flags"},
+    {"run", "upload FILE, factorize, solve, then release", true, false,
+     "--id, --replace, --keep, --structure, --expected_generation and the "
+     "Factorization and Solve flags"},
+    {"release", "free matrix --id on the server", false, true, "--id"},
+    {"get", "what the server holds about matrix --id (generations...)", false,
+     true, "--id"},
+    {"list", "the matrices the server holds", false, false, "none"},
+    {"info", "server version, backend, cache, limits, methods", false, false,
+     "none"},
+};
 
-absl::StatusOr<double> ToDouble(absl::string_view flag,
-                                absl::string_view value) {
-  double v = 0;
-  if (!absl::SimpleAtod(value, &v)) return BadValue(flag, value, "a number");
-  return v;
-}
-
-absl::StatusOr<bool> ToBool(absl::string_view flag, absl::string_view value) {
-  bool v = false;
-  if (!absl::SimpleAtob(value, &v)) return BadValue(flag, value, "true|false");
-  return v;
-}
-
-absl::StatusOr<uint64_t> ToUint64(absl::string_view flag,
-                                  absl::string_view value) {
-  uint64_t v = 0;
-  if (!absl::SimpleAtoi(value, &v)) {
-    return BadValue(flag, value, "an integer >= 0");
+const Command* FindCommand(absl::string_view name) {
+  for (const Command& c : kCommands) {
+    if (name == c.name) return &c;
   }
-  return v;
+  return nullptr;
 }
 
-using Setter =
-    std::function<absl::Status(CommandLine&, absl::string_view value)>;
+std::string CommandNames() {
+  std::vector<std::string> names;
+  for (const Command& c : kCommands) names.emplace_back(c.name);
+  return absl::StrJoin(names, "|");
+}
 
-// `status` with its message prefixed by the flag; its payloads (the reason
-// and the field violation) kept.
-absl::Status ForFlag(absl::string_view flag, absl::string_view value,
-                     const absl::Status& status) {
-  absl::Status out(status.code(), absl::StrCat("--", flag, "=", value, ": ",
-                                               status.message()));
-  status.ForEachPayload(
-      [&out](absl::string_view type_url, const absl::Cord& payload) {
-        out.SetPayload(type_url, payload);
+// Values CLI11 would convert but factorctl refuses, with a message that says
+// what is expected.
+const CLI::Validator& PositiveSeconds() {
+  static const auto* v = new CLI::Validator(
+      [](std::string& value) -> std::string {
+        double x = 0;
+        if (absl::SimpleAtod(value, &x) && x > 0) return "";
+        return absl::StrCat("'", value, "' is not a number of seconds > 0");
+      },
+      /*validator_desc=*/"");
+  return *v;
+}
+
+const CLI::Validator& NonNegativeInteger() {
+  static const auto* v = new CLI::Validator(
+      [](std::string& value) -> std::string {
+        uint64_t x = 0;
+        if (absl::SimpleAtoi(value, &x)) return "";
+        return absl::StrCat("'", value, "' is not an integer >= 0");
+      },
+      /*validator_desc=*/"");
+  return *v;
+}
+
+constexpr char kConnection[] = "Connection";
+constexpr char kMatrix[] = "Matrix";
+constexpr char kFactorization[] = "Factorization";
+constexpr char kSolve[] = "Solve";
+constexpr char kOutput[] = "Output";
+
+// factorctl's CLI::App, its options writing into a CommandLine. Not
+// movable: the validators hold `this`.
+class Parser {
+ public:
+  explicit Parser(const std::string& default_server) {
+    line_.server = default_server;
+    cli::ConfigureApp(app_, "factorctl");
+    // A flag given twice takes its last value, so that a script can
+    // override a flag it was handed.
+    app_.option_defaults()->multi_option_policy(
+        CLI::MultiOptionPolicy::TakeLast);
+    app_.description(
+        "factorctl: command line client of the factord sparse solver "
+        "service");
+    app_.get_formatter()->label("SUBCOMMAND", "COMMAND");
+    app_.footer([] {
+      return std::string(
+          "Flags may come before or after the command. Enumeration values "
+          "are the wire contract's names; an empty value is the server's "
+          "default.\n"
+          "With --json, stdout gets exactly one JSON object, a failure "
+          "included (docs/factorctl_json.md).\n"
+          "Exit status: 0 done, 1 the command failed (the status code name "
+          "and the reason on stderr).");
+    });
+    AddConnectionFlags();
+    AddMatrixFlags();
+    AddFactorizationFlags();
+    AddSolveFlags();
+    app_.add_flag("--json", line_.json,
+                  "print exactly one JSON object on stdout")
+        ->group(kOutput);
+    AddCommands();
+  }
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+  CLI::App& app() { return app_; }
+  CommandLine& line() { return line_; }
+  // The failed check of an enumeration flag, if one failed.
+  const absl::Status& option_error() const { return option_error_; }
+
+  // Parses argv and checks what CLI11 does not: one known command, its
+  // --id. Throws CLI::ParseError (CallForHelp and CallForVersion
+  // included).
+  void Parse(int argc, const char* const* argv) {
+    app_.parse(argc, argv);
+    std::vector<CLI::App*> chosen = app_.get_subcommands();
+    // What no option or FILE took; CLI11 keeps a "--" there as a mark.
+    std::vector<std::string> extra;
+    for (std::string& arg : app_.remaining(/*recurse=*/true)) {
+      if (arg != "--") extra.push_back(std::move(arg));
+    }
+    if (chosen.empty()) {
+      if (!extra.empty() && !absl::StartsWith(extra[0], "-")) {
+        throw CLI::ValidationError(absl::StrCat(
+            "unknown command '", extra[0], "' (one of ", CommandNames(), ")"));
+      }
+      if (extra.empty()) {
+        throw CLI::RequiredError(
+            absl::StrCat("no command (one of ", CommandNames(), ")"),
+            CLI::ExitCodes::RequiredError);
+      }
+    }
+    if (!extra.empty()) throw CLI::ExtrasError(extra);
+    const Command& command = *FindCommand(chosen.at(0)->get_name());
+    line_.command = command.name;
+    if (command.takes_file) line_.positional = {file_};
+    if (command.needs_id && line_.id.empty()) {
+      throw CLI::RequiredError(absl::StrCat(command.name, " needs --id=ID"),
+                               CLI::ExitCodes::RequiredError);
+    }
+  }
+
+ private:
+  void AddConnectionFlags() {
+    app_.add_option("--server", line_.server,
+                    "daemon address HOST:PORT (default: $FACTORD_SERVER, "
+                    "else 127.0.0.1:50051)")
+        ->type_name("HOST:PORT")
+        ->group(kConnection);
+    app_.add_option("--token", line_.token,
+                    "bearer token (default: $FACTORD_TOKEN)")
+        ->type_name("TOKEN")
+        ->group(kConnection);
+    app_.add_flag("--tls", line_.tls, "TLS, trusting the system's root CAs")
+        ->group(kConnection);
+    app_.add_option("--tls_ca", line_.tls_ca,
+                    "TLS, trusting the CA in this PEM file")
+        ->type_name("FILE")
+        ->group(kConnection);
+    app_.add_option("--tls_cert", line_.tls_cert,
+                    "client certificate, PEM (mutual TLS, with --tls_key)")
+        ->type_name("FILE")
+        ->group(kConnection);
+    app_.add_option("--tls_key", line_.tls_key,
+                    "client private key, PEM (mutual TLS, with --tls_cert)")
+        ->type_name("FILE")
+        ->group(kConnection);
+    app_.add_option("--timeout", line_.timeout_s,
+                    "deadline of each request, seconds > 0 (default: none)")
+        ->type_name("SECONDS")
+        ->check(PositiveSeconds())
+        ->group(kConnection);
+  }
+
+  void AddMatrixFlags() {
+    app_.add_option("--id", line_.id,
+                    "matrix id (upload/run: default a new UUID)")
+        ->type_name("ID")
+        ->group(kMatrix);
+    app_.add_flag("--replace", line_.replace,
+                  "upload/run: replace the matrix held under --id")
+        ->group(kMatrix);
+    app_.add_option("--expected_generation", line_.expected_generation,
+                    "update/factorize/solve/run: only if the matrix is at "
+                    "generation G, else ABORTED [GENERATION_MISMATCH] (0: "
+                    "no check)")
+        ->type_name("G")
+        ->check(NonNegativeInteger())
+        ->group(kMatrix);
+    app_.add_option("--structure", line_.structure,
+                    "the matrix's structure (auto: from the file's header)")
+        ->check(CLI::IsMember({"auto", "general", "symmetric", "spd"}))
+        ->group(kMatrix);
+    app_.add_flag("--keep", line_.keep,
+                  "run: keep the matrix on the server afterwards")
+        ->group(kMatrix);
+  }
+
+  void AddFactorizationFlags() {
+    AddEnum("--method", client::OptionEnum::kMethod, line_.factorize.method,
+            "factorization or preconditioner", kFactorization);
+    AddEnum("--ordering", client::OptionEnum::kOrdering,
+            line_.factorize.ordering, "fill-reducing ordering", kFactorization);
+    AddEnum("--pivoting", client::OptionEnum::kPivoting,
+            line_.factorize.pivoting,
+            "ldlt pivoting (bk: bunch_kaufman; empty: the server's, "
+            "bunch_kaufman)",
+            kFactorization);
+    AddEnum("--scaling", client::OptionEnum::kScaling, line_.factorize.scaling,
+            "auto: Ruiz for ldlt/block_ildlt, none for ic/ilu", kFactorization);
+    AddEnum("--blocking", client::OptionEnum::kBlocking,
+            line_.factorize.blocking,
+            "block_ildlt blocking: rb (order, then block neighbours) | br "
+            "(block similar rows, then order); empty: the server's, rb",
+            kFactorization);
+    AddEnum("--trisolve", client::OptionEnum::kTriangularSolve,
+            line_.factorize.trisolve,
+            "ic/ilu triangular solves (empty: the server's, exact)",
+            kFactorization);
+    app_.add_option("--fill_level", line_.factorize.fill_level,
+                    "ic/ilu fill level K (-1: full fill; default: the "
+                    "server's)")
+        ->type_name("K")
+        ->group(kFactorization);
+    app_.add_option("--drop_tol", line_.factorize.drop_tolerance,
+                    "ic/ilu drop tolerance (default: the server's)")
+        ->type_name("X")
+        ->group(kFactorization);
+    app_.add_option("--fill_factor", line_.factorize.fill_factor,
+                    "ic/ilu fill factor (default: the server's)")
+        ->type_name("X")
+        ->group(kFactorization);
+    app_.add_option("--block_size", line_.factorize.max_block_size,
+                    "largest block (0: the server's, 12 for block_jacobi "
+                    "trisolves)")
+        ->type_name("B")
+        ->group(kFactorization);
+    app_.add_option("--sweeps", line_.factorize.sweeps,
+                    "jacobi_ldlt sweeps (0: the server's)")
+        ->type_name("N")
+        ->group(kFactorization);
+    app_.add_option("--epsilon", line_.factorize.epsilon,
+                    "jacobi_ldlt pivot threshold (default: the server's)")
+        ->type_name("X")
+        ->group(kFactorization);
+    app_.add_option("--delta", line_.factorize.delta,
+                    "jacobi_ldlt threshold relaxation per sweep (default: "
+                    "the server's)")
+        ->type_name("X")
+        ->group(kFactorization);
+    app_.add_option("--trisolve_sweeps", line_.factorize.trisolve_sweeps,
+                    "ic/ilu Jacobi sweeps after x0 = D^-1 b, N >= 0 (0: the "
+                    "server's, 5)")
+        ->type_name("N")
+        ->check(NonNegativeInteger())
+        ->group(kFactorization);
+    app_.add_flag("--deterministic", line_.factorize.deterministic,
+                  "bitwise-reproducible factorization and solve")
+        ->group(kFactorization);
+  }
+
+  void AddSolveFlags() {
+    AddEnum("--krylov", client::OptionEnum::kKrylov, line_.solve.krylov,
+            "Krylov method around the factorization", kSolve);
+    app_.add_option("--tol", line_.solve.tolerance,
+                    "relative residual to reach (0: the server's)")
+        ->type_name("X")
+        ->group(kSolve);
+    app_.add_option("--max_iterations", line_.solve.max_iterations,
+                    "Krylov iterations at most (0: the server's)")
+        ->type_name("N")
+        ->group(kSolve);
+    app_.add_option("--restart", line_.solve.restart,
+                    "gmres restart (0: the server's)")
+        ->type_name("M")
+        ->group(kSolve);
+    app_.add_option("--idr_s", line_.solve.idr_s,
+                    "idr shadow space dimension (0: the server's)")
+        ->type_name("S")
+        ->group(kSolve);
+    app_.add_option("--rhs", line_.rhs_file,
+                    "right-hand side: Matrix Market array or one value per "
+                    "line (default: all ones)")
+        ->type_name("FILE")
+        ->group(kSolve);
+    app_.add_option("--solution", line_.solution_file,
+                    "write the solution here, one value per line")
+        ->type_name("FILE")
+        ->group(kSolve);
+  }
+
+  // An enumeration flag: its values are checked with CheckOptionName, whose
+  // status (reason INVALID_OPTION, a BadRequest on the request field) is
+  // kept for the failure object.
+  void AddEnum(const std::string& flag, client::OptionEnum which,
+               std::string& field, const std::string& description,
+               const char* group) {
+    std::vector<std::string> names;
+    for (const std::string& name : client::OptionNames(which)) {
+      // "unspecified" (value 0) is the server's default, as is "".
+      if (!name.empty() && name != "unspecified") names.push_back(name);
+    }
+    CLI::Validator names_only(
+        [this, which](std::string& value) -> std::string {
+          absl::Status s = client::CheckOptionName(which, value);
+          if (s.ok()) return "";
+          option_error_ = s;
+          return std::string(s.message());
+        },
+        absl::StrCat("{", absl::StrJoin(names, ","), "}"));
+    app_.add_option(flag, field, description)->check(names_only)->group(group);
+  }
+
+  void AddCommands() {
+    app_.require_subcommand(0, 1);
+    app_.fallthrough();
+    // The root keeps what no option takes, for Parse to name: an unknown
+    // command or flag.
+    app_.allow_extras();
+    for (const Command& c : kCommands) {
+      CLI::App* sub = app_.add_subcommand(c.name, c.summary);
+      sub->group("Commands");
+      sub->allow_extras(false);
+      sub->footer(absl::StrCat(
+          "Flags of ", c.name, ": ", c.flags,
+          "; --server, --token, --tls*, --timeout and --json apply to every "
+          "command. 'factorctl --help' lists every flag with its default."));
+      if (c.takes_file) {
+        sub->add_option("FILE", file_, "Matrix Market file (.mtx or .mtx.gz)")
+            ->required();
+      }
+    }
+  }
+
+  CLI::App app_;
+  CommandLine line_;
+  std::string file_;
+  absl::Status option_error_;
+};
+
+// The mistake `error` as a status (args.h: ParsedCommandLine::mistake).
+absl::Status Mistake(const CLI::ParseError& error,
+                     const absl::Status& option_error) {
+  if (option_error.ok() ||
+      dynamic_cast<const CLI::ValidationError*>(&error) == nullptr) {
+    return LocalError(absl::StatusCode::kInvalidArgument, kReasonUsage,
+                      error.what());
+  }
+  // CheckOptionName's details, with CLI11's message naming the flag.
+  absl::Status status(absl::StatusCode::kInvalidArgument, error.what());
+  option_error.ForEachPayload(
+      [&status](absl::string_view type_url, const absl::Cord& payload) {
+        status.SetPayload(type_url, payload);
       });
-  return out;
-}
-
-// Sets `field` to `value`, a name of a value of the wire enumeration
-// `which`, when it is one.
-absl::Status SetEnum(absl::string_view flag, client::OptionEnum which,
-                     absl::string_view value, std::string& field) {
-  if (absl::Status s = client::CheckOptionName(which, value); !s.ok()) {
-    return ForFlag(flag, value, s);
-  }
-  field = std::string(value);
-  return absl::OkStatus();
-}
-
-// Flags that take a value.
-const std::map<std::string, Setter, std::less<>>& ValueFlags() {
-  static const auto*
-      flags =
-          new std::map<std::string, Setter, std::less<>>{
-              {"server",
-               [](CommandLine& c, absl::string_view v) {
-                 c.server = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"id",
-               [](CommandLine& c, absl::string_view v) {
-                 c.id = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"token",
-               [](CommandLine& c, absl::string_view v) {
-                 c.token = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"tls_ca",
-               [](CommandLine& c, absl::string_view v) {
-                 c.tls_ca = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"tls_cert",
-               [](CommandLine& c, absl::string_view v) {
-                 c.tls_cert = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"tls_key",
-               [](CommandLine& c, absl::string_view v) {
-                 c.tls_key = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"rhs",
-               [](CommandLine& c, absl::string_view v) {
-                 c.rhs_file = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"solution",
-               [](CommandLine& c, absl::string_view v) {
-                 c.solution_file = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"structure",
-               [](CommandLine& c, absl::string_view v) {
-                 if (v != "auto" && v != "general" && v != "symmetric" &&
-                     v != "spd") {
-                   return BadValue("structure", v,
-                                   "auto|general|symmetric|spd");
-                 }
-                 c.structure = std::string(v);
-                 return absl::OkStatus();
-               }},
-              {"method",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("method", client::OptionEnum::kMethod, v,
-                                c.factorize.method);
-               }},
-              {"krylov",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("krylov", client::OptionEnum::kKrylov, v,
-                                c.solve.krylov);
-               }},
-              {"ordering",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("ordering", client::OptionEnum::kOrdering, v,
-                                c.factorize.ordering);
-               }},
-              {"pivoting",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("pivoting", client::OptionEnum::kPivoting, v,
-                                c.factorize.pivoting);
-               }},
-              {"scaling",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("scaling", client::OptionEnum::kScaling, v,
-                                c.factorize.scaling);
-               }},
-              {"blocking",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("blocking", client::OptionEnum::kBlocking, v,
-                                c.factorize.blocking);
-               }},
-              {"trisolve",
-               [](CommandLine& c, absl::string_view v) {
-                 return SetEnum("trisolve",
-                                client::OptionEnum::kTriangularSolve, v,
-                                c.factorize.trisolve);
-               }},
-              {"tol",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<double> x = ToDouble("tol", v);
-                 if (!x.ok()) return x.status();
-                 c.solve.tolerance = *x;
-                 return absl::OkStatus();
-               }},
-              {"max_iterations",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("max_iterations", v);
-                 if (!x.ok()) return x.status();
-                 c.solve.max_iterations = *x;
-                 return absl::OkStatus();
-               }},
-              {"restart",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("restart", v);
-                 if (!x.ok()) return x.status();
-                 c.solve.restart = *x;
-                 return absl::OkStatus();
-               }},
-              {"idr_s",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("idr_s", v);
-                 if (!x.ok()) return x.status();
-                 c.solve.idr_s = *x;
-                 return absl::OkStatus();
-               }},
-              {"fill_level",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("fill_level", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.fill_level = *x;
-                 return absl::OkStatus();
-               }},
-              {"drop_tol",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<double> x = ToDouble("drop_tol", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.drop_tolerance = *x;
-                 return absl::OkStatus();
-               }},
-              {"fill_factor",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<double> x = ToDouble("fill_factor", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.fill_factor = *x;
-                 return absl::OkStatus();
-               }},
-              {"block_size",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("block_size", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.max_block_size = *x;
-                 return absl::OkStatus();
-               }},
-              {"sweeps",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("sweeps", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.sweeps = *x;
-                 return absl::OkStatus();
-               }},
-              {"trisolve_sweeps",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<int> x = ToInt("trisolve_sweeps", v);
-                 if (!x.ok()) return x.status();
-                 if (*x < 0) return BadValue("trisolve_sweeps", v, "N >= 0");
-                 c.factorize.trisolve_sweeps = *x;
-                 return absl::OkStatus();
-               }},
-              {"epsilon",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<double> x = ToDouble("epsilon", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.epsilon = *x;
-                 return absl::OkStatus();
-               }},
-              {"delta",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<double> x = ToDouble("delta", v);
-                 if (!x.ok()) return x.status();
-                 c.factorize.delta = *x;
-                 return absl::OkStatus();
-               }},
-              {"expected_generation",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<uint64_t> x =
-                     ToUint64("expected_generation", v);
-                 if (!x.ok()) return x.status();
-                 c.expected_generation = *x;
-                 return absl::OkStatus();
-               }},
-              {"timeout",
-               [](CommandLine& c, absl::string_view v) -> absl::Status {
-                 absl::StatusOr<double> x = ToDouble("timeout", v);
-                 if (!x.ok()) return x.status();
-                 if (!(*x > 0)) return BadValue("timeout", v, "seconds > 0");
-                 c.timeout_s = *x;
-                 return absl::OkStatus();
-               }},
-          };
-  return *flags;
-}
-
-// Switches: `--json`, `--json=false`.
-absl::Status SetSwitch(CommandLine& c, absl::string_view name, bool value) {
-  if (name == "json") c.json = value;
-  if (name == "keep") c.keep = value;
-  if (name == "deterministic") c.factorize.deterministic = value;
-  if (name == "help") c.help = value;
-  if (name == "tls") c.tls = value;
-  if (name == "replace") c.replace = value;
-  return absl::OkStatus();
-}
-
-bool IsSwitch(absl::string_view name) {
-  return name == "json" || name == "keep" || name == "deterministic" ||
-         name == "help" || name == "tls" || name == "replace";
+  return status;
 }
 
 }  // namespace
 
-absl::StatusOr<CommandLine> ParseCommandLine(
-    int argc, const char* const* argv, const std::string& default_server) {
-  CommandLine c;
-  c.server = default_server;
-  bool only_positional = false;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (only_positional || !absl::StartsWith(arg, "-") || arg == "-") {
-      if (c.command.empty()) {
-        c.command = std::string(arg);
-      } else {
-        c.positional.emplace_back(arg);
-      }
-      continue;
+ParsedCommandLine ParseCommandLine(int argc, const char* const* argv,
+                                   const std::string& default_server) {
+  Parser parser(default_server);
+  ParsedCommandLine parsed;
+  try {
+    parser.Parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    parsed.exit_code = cli::ReportParseOutcome(parser.app(), error);
+    if (*parsed.exit_code != 0) {
+      parsed.mistake = Mistake(error, parser.option_error());
     }
-    if (arg == "--") {
-      only_positional = true;
-      continue;
+    if (std::vector<CLI::App*> chosen = parser.app().get_subcommands();
+        !chosen.empty()) {
+      parser.line().command = chosen[0]->get_name();
     }
-    if (arg == "-h") {
-      c.help = true;
-      continue;
-    }
-    arg.remove_prefix(absl::StartsWith(arg, "--") ? 2 : 1);
-    absl::string_view name = arg;
-    std::optional<absl::string_view> value;
-    if (size_t eq = arg.find('='); eq != absl::string_view::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-    }
-    if (IsSwitch(name)) {
-      bool on = true;
-      if (value) {
-        absl::StatusOr<bool> b = ToBool(name, *value);
-        if (!b.ok()) return b.status();
-        on = *b;
-      }
-      if (absl::Status s = SetSwitch(c, name, on); !s.ok()) return s;
-      continue;
-    }
-    auto flag = ValueFlags().find(name);
-    if (flag == ValueFlags().end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag --", name, " (see factorctl --help)"));
-    }
-    if (!value) {
-      if (i + 1 >= argc) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("flag --", name, " needs a value"));
-      }
-      value = argv[++i];
-    }
-    if (absl::Status s = flag->second(c, *value); !s.ok()) return s;
   }
-  if (c.help) return c;
-  if (c.command.empty()) {
-    return absl::InvalidArgumentError("no command (see factorctl --help)");
-  }
-  bool known = false;
-  for (const char* command : kCommands) known = known || c.command == command;
-  if (!known) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown command '", c.command, "' (see factorctl --help)"));
-  }
-  const bool needs_file =
-      c.command == "upload" || c.command == "update" || c.command == "run";
-  const size_t expected = needs_file ? 1 : 0;
-  if (c.positional.size() != expected) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.command, " takes ", needs_file ? "one FILE" : "no file",
-                     ", got ", c.positional.size(), " arguments"));
-  }
-  const bool needs_id = c.command == "update" || c.command == "factorize" ||
-                        c.command == "solve" || c.command == "release" ||
-                        c.command == "get";
-  if (needs_id && c.id.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.command, " needs --id=ID"));
-  }
-  return c;
+  parsed.line = std::move(parser.line());
+  return parsed;
 }
 
 bool JsonRequested(int argc, const char* const* argv) {
@@ -378,12 +404,9 @@ bool JsonRequested(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
     if (arg == "--") break;
-    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) {
-      continue;
-    }
-    if (arg == "json") {
+    if (arg == "--json") {
       json = true;
-    } else if (absl::ConsumePrefix(&arg, "json=")) {
+    } else if (absl::ConsumePrefix(&arg, "--json=")) {
       bool on = false;
       if (absl::SimpleAtob(arg, &on)) json = on;
     }
@@ -391,66 +414,11 @@ bool JsonRequested(int argc, const char* const* argv) {
   return json;
 }
 
-const char* Usage() {
-  return R"(factorctl: command line client of the factord sparse solver service
-
-usage: factorctl [flags] COMMAND [FILE] [flags]
-
-commands:
-  upload FILE          upload a Matrix Market matrix (prints its id)
-  update --id=ID FILE  replace the values of matrix ID (same pattern)
-  factorize --id=ID    factorize matrix ID
-  solve --id=ID        solve with matrix ID (b from --rhs, default all ones)
-  run FILE             upload + factorize + solve, then release
-  release --id=ID      free matrix ID on the server
-  get --id=ID          what the server holds about matrix ID (generation...)
-  list                 matrices held by the server
-  info                 server version, backend, cache, limits, methods
-
-flags:
-  --server=HOST:PORT   default $FACTORD_SERVER, else 127.0.0.1:50051
-  --id=ID              matrix id (upload/run: default a new UUID)
-  --replace            upload/run: replace the matrix held under --id
-  --expected_generation=G  update/factorize/solve: only if the matrix is at
-                       generation G (else ABORTED, GENERATION_MISMATCH)
-  --token=TOKEN        bearer token (default $FACTORD_TOKEN)
-  --tls                TLS, trusting the system's root CAs
-  --tls_ca=FILE        TLS, trusting the CA in this PEM file
-  --tls_cert=FILE --tls_key=FILE   client certificate (mutual TLS)
-  --json               print exactly one JSON object on stdout
-  --structure=S        auto|general|symmetric|spd (auto: from the file)
-  --method=M           auto|none|jacobi|block_jacobi|ldlt|block_ildlt|
-                       jacobi_ldlt|ic|ilu|lu
-  --krylov=K           auto|none|cg|gmres|sqmr|idr|bicgstab
-  --tol=X --max_iterations=N --restart=M --idr_s=S
-  --rhs=FILE           Matrix Market array or one value per line
-  --solution=FILE      write the solution, one value per line
-  --ordering=O         auto|natural|amd|metis|rcm|gmc
-  --pivoting=P         bunch_kaufman (or bk)|static|rook
-  --scaling=S          auto|none|ruiz|matching|column_norm (auto: Ruiz for
-                       ldlt/block_ildlt, none for ic/ilu)
-  --blocking=B         block_ildlt blocking: rb (order, then block
-                       neighbours) | br (block similar rows, then order)
-  --fill_level=K --drop_tol=X --fill_factor=X --block_size=B
-  --sweeps=N           jacobi_ldlt sweeps
-  --epsilon=X --delta=X  jacobi_ldlt pivot threshold, relaxed by delta a sweep
-  --trisolve=T         ic/ilu triangular solves: exact|jacobi|block_jacobi
-  --trisolve_sweeps=N  ic/ilu Jacobi sweeps after x0 = D^-1 b (0: server
-                       default, 5); block_jacobi blocks have at most
-                       --block_size rows (default 12)
-  --deterministic      bitwise-reproducible factorization and solve
-  --timeout=SECONDS    deadline of each request
-  --keep               run: keep the matrix on the server
-
-Enumeration values are the wire contract's names; an empty value is the
-server's default.
-
-On failure the exit status is non-zero and stderr starts with the status
-code name, e.g. "INVALID_ARGUMENT: line 12: ...", followed by the error
-reason in brackets when there is one; with --json, stdout also gets one
-JSON object with "code", "reason" and "message" (and "retry_delay_s",
-"metadata", "field_violations" when the error has them).
-)";
+std::string HelpText(const std::string& default_server,
+                     const std::string& command) {
+  Parser parser(default_server);
+  if (command.empty()) return parser.app().help();
+  return parser.app().get_subcommand(command)->help("factorctl");
 }
 
 }  // namespace factord::factorctl

@@ -1,8 +1,11 @@
-// factorctl's command line: a command, its positional arguments and flags,
-// in any order (`factorctl --json run m.mtx --method=ldlt`). Flags are
-// `--name=value` or `--name value`; `--json` and `--keep` are switches.
-// Parsed by hand (not absl flags) so that every mistake is reported as
-// `INVALID_ARGUMENT: ...` on stderr like any other failure.
+// factorctl's command line, on CLI11 with the conventions every client
+// program shares (client/cli/cli_app.h: --version, defaults in --help, one
+// way to report a mistake, exit code 2). A command (a CLI11 subcommand), its
+// FILE when it takes one, and flags in any position (`factorctl --json run
+// m.mtx --method=ldlt`): every flag belongs to factorctl itself, and a
+// command hands the flags it does not know back to it (CLI11's
+// fallthrough). Flags are `--name=value` or `--name value`; switches
+// (`--json`, `--keep`, ...) also take `=true|false`.
 #ifndef FACTORD_CLIENT_FACTORCTL_ARGS_H_
 #define FACTORD_CLIENT_FACTORCTL_ARGS_H_
 
@@ -11,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
+#include "absl/status/status.h"
 #include "client/factord_client.h"
 
 namespace factord::factorctl {
@@ -36,26 +39,44 @@ struct CommandLine {
   // update/factorize/solve (and run's): the generation the call expects
   // (0: no check).
   uint64_t expected_generation = 0;
-  bool help = false;
   client::FactorizeOptions factorize;
   client::SolveOptions solve;
 };
 
-// Parses argv[1..argc). `default_server` is used when --server is absent.
-// Enumeration flags (--method, --krylov, --ordering, --pivoting, --scaling,
-// --blocking, --trisolve) take the names the client library derives from
-// the wire contract (client/option_names.h); a wrong one is
-// INVALID_ARGUMENT with reason INVALID_OPTION.
-absl::StatusOr<CommandLine> ParseCommandLine(int argc, const char* const* argv,
-                                             const std::string& default_server);
+// A command line read by ParseCommandLine.
+struct ParsedCommandLine {
+  // The command line; on a mistake, as far as it was read (`command` is set
+  // when the command was recognized).
+  CommandLine line;
+  // Set when factorctl is to exit without running a command: 0 after --help
+  // or --version (printed on stdout), 2 (cli::kUsageExitCode) after a
+  // mistake (reported on stderr).
+  std::optional<int> exit_code;
+  // The mistake: INVALID_ARGUMENT with the local reason USAGE (failure.h),
+  // or with reason INVALID_OPTION and a BadRequest naming the request field
+  // when an enumeration flag (--method, --krylov, --ordering, --pivoting,
+  // --scaling, --blocking, --trisolve) has a value that is not one of the
+  // wire contract's names (client/option_names.h). Its message is what
+  // stderr shows after "factorctl: ". OK otherwise.
+  absl::Status mistake;
+};
+
+// Parses argv[0..argc) (argv[0] is the program's name). `default_server` is
+// --server's default. Prints --help, --version and a mistake itself
+// (cli::ReportParseOutcome); a mistake's failure object (--json) is the
+// caller's to print.
+ParsedCommandLine ParseCommandLine(int argc, const char* const* argv,
+                                   const std::string& default_server);
 
 // Whether argv asks for JSON output (the last --json / --json=BOOL before a
 // "--"), read without parsing the rest: so that a command line that does
 // not parse still gets its failure as JSON.
 bool JsonRequested(int argc, const char* const* argv);
 
-// The --help text.
-const char* Usage();
+// What `factorctl --help` prints; with `command`, what `factorctl COMMAND
+// --help` prints.
+std::string HelpText(const std::string& default_server,
+                     const std::string& command = "");
 
 }  // namespace factord::factorctl
 

@@ -21,15 +21,30 @@ double SecondsSince(absl::Time start) {
   return absl::ToDoubleSeconds(absl::Now() - start);
 }
 
-// A local file problem: INVALID_ARGUMENT whatever the reader said (a file
-// that cannot be opened included), keeping its message and naming the file.
-absl::Status LocalFileError(const absl::Status& status,
-                            const std::string& path) {
+// A local file problem: INVALID_ARGUMENT whatever the reader said, keeping
+// its message and naming the file. The reason is FILE_UNREADABLE when the
+// file could not be opened or read (the reader's NotFound,
+// PermissionDenied, ...), else `content_reason`: the text is not a valid
+// matrix or vector.
+absl::Status LocalFileError(const absl::Status& status, const std::string& path,
+                            absl::string_view content_reason) {
+  const bool content =
+      status.code() == absl::StatusCode::kInvalidArgument ||
+      status.code() ==
+          absl::StatusCode::kResourceExhausted;  // gunzipped text too large
+  const absl::string_view reason =
+      content ? content_reason : absl::string_view(kReasonFileUnreadable);
   if (absl::StrContains(status.message(), path)) {
-    return absl::InvalidArgumentError(status.message());
+    return LocalError(absl::StatusCode::kInvalidArgument, reason,
+                      status.message());
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat(status.message(), " (file ", path, ")"));
+  return LocalError(absl::StatusCode::kInvalidArgument, reason,
+                    absl::StrCat(status.message(), " (file ", path, ")"));
+}
+
+absl::Status InvalidMatrix(absl::string_view message) {
+  return LocalError(absl::StatusCode::kInvalidArgument, kReasonInvalidMatrix,
+                    message);
 }
 
 // Reads the matrix FILE and applies --structure.
@@ -38,17 +53,17 @@ absl::StatusOr<CsrMatrix> ReadMatrix(const CommandLine& line,
   const std::string& path = line.positional.at(0);
   const absl::Time start = absl::Now();
   absl::StatusOr<CsrMatrix> a = ReadMatrixMarket(path);
-  if (!a.ok()) return LocalFileError(a.status(), path);
+  if (!a.ok()) return LocalFileError(a.status(), path, kReasonInvalidMatrix);
   if (a->rows != a->cols) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the matrix is ", a->rows, " x ", a->cols,
-                     ", factord solves square systems (file ", path, ")"));
+    return InvalidMatrix(absl::StrCat("the matrix is ", a->rows, " x ", a->cols,
+                                      ", factord solves square systems (file ",
+                                      path, ")"));
   }
   if (line.structure == "general") {
     if (IsSymmetric(a->structure)) *a = ExpandSymmetric(*a);
   } else if (line.structure == "symmetric" || line.structure == "spd") {
     if (!IsSymmetric(a->structure)) {
-      return absl::InvalidArgumentError(absl::StrCat(
+      return InvalidMatrix(absl::StrCat(
           "--structure=", line.structure,
           " needs a symmetric Matrix Market file (file ", path, ")"));
     }
@@ -65,11 +80,14 @@ absl::StatusOr<std::vector<double>> ReadRhs(const CommandLine& line, int64_t n,
   if (line.rhs_file.empty()) return std::vector<double>(n, 1.0);
   const absl::Time start = absl::Now();
   absl::StatusOr<std::vector<double>> b = ReadDenseVector(line.rhs_file);
-  if (!b.ok()) return LocalFileError(b.status(), line.rhs_file);
+  if (!b.ok()) {
+    return LocalFileError(b.status(), line.rhs_file, kReasonInvalidRequest);
+  }
   if (n >= 0 && static_cast<int64_t>(b->size()) != n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the right-hand side has ", b->size(),
-        " entries, the matrix has n = ", n, " (file ", line.rhs_file, ")"));
+    return LocalError(absl::StatusCode::kInvalidArgument, kReasonInvalidRequest,
+                      absl::StrCat("the right-hand side has ", b->size(),
+                                   " entries, the matrix has n = ", n,
+                                   " (file ", line.rhs_file, ")"));
   }
   outcome->read_s = outcome->read_s.value_or(0) + SecondsSince(start);
   return b;
@@ -80,12 +98,13 @@ absl::Status WriteSolution(const std::string& path,
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"),
                                              &std::fclose);
   if (file == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot write the solution to ", path));
+    return LocalError(absl::StatusCode::kInvalidArgument, kReasonFileUnwritable,
+                      absl::StrCat("cannot write the solution to ", path));
   }
   for (double v : x) absl::FPrintF(file.get(), "%.17g\n", v);
   if (std::ferror(file.get())) {
-    return absl::InvalidArgumentError(absl::StrCat("error writing ", path));
+    return LocalError(absl::StatusCode::kInvalidArgument, kReasonFileUnwritable,
+                      absl::StrCat("error writing ", path));
   }
   return absl::OkStatus();
 }
@@ -201,8 +220,8 @@ absl::Status RunCommand(const CommandLine& line, client::Client& client,
     if (info.ok()) outcome->server = *std::move(info);
     status = info.status();
   } else {
-    status = absl::InvalidArgumentError(
-        absl::StrCat("unknown command '", line.command, "'"));
+    status = LocalError(absl::StatusCode::kInvalidArgument, kReasonUsage,
+                        absl::StrCat("unknown command '", line.command, "'"));
   }
   outcome->total_s = SecondsSince(start);
   return status;

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "client/factorctl/args.h"
+#include "client/factorctl/failure.h"
 #include "client/factord_client.h"
 
 namespace factord::factorctl {
@@ -29,27 +30,16 @@ struct Outcome {
 };
 
 // Runs `line.command` against `client`. Local file problems are
-// InvalidArgument naming the file; server errors keep their code.
+// InvalidArgument naming the file, with a local reason (failure.h); server
+// errors keep their code and details.
 absl::Status RunCommand(const CommandLine& line, client::Client& client,
                         Outcome* outcome);
 
-// The outcome as exactly one JSON object (no trailing newline).
+// The outcome as exactly one JSON object (no trailing newline), its first
+// member "schema" (kJsonSchema); docs/factorctl_json.md lists the members.
 std::string OutcomeJson(const Outcome& outcome);
 // The outcome as a few readable lines.
 std::string OutcomeText(const Outcome& outcome);
-
-// A failed command as exactly one JSON object (no trailing newline):
-// "command" (when known), "id" (when given), "code" (the status code name,
-// e.g. "NOT_FOUND"), "reason" (the ErrorInfo reason, "" when none),
-// "message", and when the error carries them "retry_delay_s", "metadata"
-// (an object) and "field_violations" (an array of {"field",
-// "description"}).
-std::string FailureJson(const std::string& command, const std::string& id,
-                        const absl::Status& status);
-
-// A failed command as one line for stderr: "CODE: message", then
-// " [REASON]" when the error has a reason.
-std::string FailureText(const absl::Status& status);
 
 }  // namespace factord::factorctl
 

@@ -1,17 +1,13 @@
-// Printing an Outcome or a failure (commands.h): one JSON object, or a
-// short summary.
-#include <map>
-#include <optional>
+// Printing an Outcome (commands.h): one JSON object, or a short summary.
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "client/factorctl/commands.h"
+#include "client/factorctl/failure.h"
 #include "client/factorctl/json_writer.h"
-#include "client/status_details.h"
 
 namespace factord::factorctl {
 namespace {
@@ -116,6 +112,7 @@ std::string Seconds(double s) { return absl::StrFormat("%.3g s", s); }
 std::string OutcomeJson(const Outcome& o) {
   JsonWriter w;
   w.BeginObject();
+  w.Field("schema", kJsonSchema);
   w.Field("command", o.command);
   if (o.matrix) {
     MatrixFields(*o.matrix, /*factorized_generation=*/!o.factor, w);
@@ -214,52 +211,6 @@ std::string OutcomeText(const Outcome& o) {
     absl::StrAppend(&out, "methods: ", absl::StrJoin(s.methods, " "), "\n");
   }
   absl::StrAppend(&out, "total ", Seconds(o.total_s), "\n");
-  return out;
-}
-
-std::string FailureJson(const std::string& command, const std::string& id,
-                        const absl::Status& status) {
-  JsonWriter w;
-  w.BeginObject();
-  if (!command.empty()) w.Field("command", command);
-  if (!id.empty()) w.Field("id", id);
-  w.Field("code", absl::StatusCodeToString(status.code()));
-  w.Field("reason", client::ErrorReason(status));
-  w.Field("message", status.message());
-  if (std::optional<absl::Duration> delay = client::RetryDelay(status)) {
-    w.Field("retry_delay_s", absl::ToDoubleSeconds(*delay));
-  }
-  if (std::map<std::string, std::string> metadata =
-          client::ErrorMetadata(status);
-      !metadata.empty()) {
-    w.Key("metadata");
-    w.BeginObject();
-    for (const auto& [key, value] : metadata) w.Field(key, value);
-    w.EndObject();
-  }
-  if (std::vector<std::pair<std::string, std::string>> violations =
-          client::FieldViolations(status);
-      !violations.empty()) {
-    w.Key("field_violations");
-    w.BeginArray();
-    for (const auto& [field, description] : violations) {
-      w.BeginObject();
-      w.Field("field", field);
-      w.Field("description", description);
-      w.EndObject();
-    }
-    w.EndArray();
-  }
-  w.EndObject();
-  return w.str();
-}
-
-std::string FailureText(const absl::Status& status) {
-  std::string out = absl::StrCat(absl::StatusCodeToString(status.code()), ": ",
-                                 status.message());
-  if (std::string reason = client::ErrorReason(status); !reason.empty()) {
-    absl::StrAppend(&out, " [", reason, "]");
-  }
   return out;
 }
 

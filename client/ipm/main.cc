@@ -6,6 +6,9 @@
 //               [--max_iterations=N] [--tolerance=1e-8] [--ordering=auto]
 //               [--max_attempts=1] [--iteration_delay_ms=0]
 //
+// The flags, their defaults and checks are in ipm_flags.cc (`--help` lists
+// them).
+//
 // The client re-uploads the KKT matrix under its ID when a daemon answers
 // NOT_FOUND for it (a restart, or behind a proxy a daemon that died and
 // whose matrices moved); --max_attempts > 1 also retries calls that failed
@@ -25,7 +28,8 @@
 // 1.1 (8 dim) for each refactorization: it re-sends the predictor's
 // right-hand side rather than cost a round trip), and whether every
 // factorization after the first reused the analysis. Exit code: 0 optimal,
-// 2 not optimal, 1 error.
+// 3 not optimal, 1 error, 2 a command-line mistake (cli::kUsageExitCode, as
+// in every client program).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,30 +39,14 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "client/factord_client.h"
 #include "client/ipm/ipm.h"
+#include "client/ipm/ipm_flags.h"
 #include "client/ipm/mps_reader.h"
 #include "client/ipm/remote_kkt_solver.h"
 
 namespace {
-
-struct Flags {
-  std::string server;
-  std::string file;
-  bool json = false;
-  std::string method = "ldlt";
-  std::string ordering = "auto";
-  std::string krylov = "none";
-  int max_iterations = 200;
-  double tolerance = 1e-8;
-  double primal_regularization = -1;  // < 0: IpmOptions default
-  double dual_regularization = -1;
-  int max_attempts = 1;        // client RetryPolicy; 1: no retry
-  int iteration_delay_ms = 0;  // test aid: pause after each iteration
-};
 
 // Quotes and control bytes escaped for a JSON string.
 std::string JsonEscape(const std::string& text) {
@@ -76,86 +64,13 @@ std::string JsonEscape(const std::string& text) {
   return out;
 }
 
-int Usage(const std::string& error) {
-  std::fprintf(stderr,
-               "%s\nusage: factord-ipm --server=HOST:PORT FILE.mps[.gz] "
-               "[--json] [--method=ldlt] [--max_iterations=N] "
-               "[--tolerance=T] [--ordering=NAME] [--krylov=none] "
-               "[--primal_regularization=D] [--dual_regularization=D] "
-               "[--max_attempts=N] [--iteration_delay_ms=MS]\n",
-               error.c_str());
-  return 1;
-}
-
-bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](const char* name, std::string* out) {
-      const std::string prefix = absl::StrCat("--", name, "=");
-      if (arg.rfind(prefix, 0) != 0) return false;
-      *out = arg.substr(prefix.size());
-      return true;
-    };
-    std::string v;
-    if (value("server", &flags->server) || value("method", &flags->method) ||
-        value("ordering", &flags->ordering) ||
-        value("krylov", &flags->krylov)) {
-      continue;
-    } else if (arg == "--json") {
-      flags->json = true;
-    } else if (value("max_iterations", &v)) {
-      if (!absl::SimpleAtoi(v, &flags->max_iterations)) {
-        *error = "bad --max_iterations";
-        return false;
-      }
-    } else if (value("primal_regularization", &v)) {
-      if (!absl::SimpleAtod(v, &flags->primal_regularization)) {
-        *error = "bad --primal_regularization";
-        return false;
-      }
-    } else if (value("dual_regularization", &v)) {
-      if (!absl::SimpleAtod(v, &flags->dual_regularization)) {
-        *error = "bad --dual_regularization";
-        return false;
-      }
-    } else if (value("max_attempts", &v)) {
-      if (!absl::SimpleAtoi(v, &flags->max_attempts) ||
-          flags->max_attempts < 1 || flags->max_attempts > 100) {
-        *error = "bad --max_attempts (1 to 100)";
-        return false;
-      }
-    } else if (value("iteration_delay_ms", &v)) {
-      if (!absl::SimpleAtoi(v, &flags->iteration_delay_ms) ||
-          flags->iteration_delay_ms < 0 || flags->iteration_delay_ms > 60000) {
-        *error = "bad --iteration_delay_ms (0 to 60000)";
-        return false;
-      }
-    } else if (value("tolerance", &v)) {
-      if (!absl::SimpleAtod(v, &flags->tolerance)) {
-        *error = "bad --tolerance";
-        return false;
-      }
-    } else if (arg.rfind("--", 0) == 0) {
-      *error = absl::StrCat("unknown flag ", arg);
-      return false;
-    } else if (flags->file.empty()) {
-      flags->file = arg;
-    } else {
-      *error = "more than one file";
-      return false;
-    }
-  }
-  if (flags->server.empty()) *error = "--server is required";
-  if (flags->file.empty()) *error = "no MPS file given";
-  return error->empty();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  Flags flags;
-  std::string error;
-  if (!ParseFlags(argc, argv, &flags, &error)) return Usage(error);
+  const factord::ipm::ParsedIpmFlags parsed =
+      factord::ipm::ParseIpmFlags(argc, argv);
+  if (parsed.exit_code) return *parsed.exit_code;
+  const factord::ipm::IpmFlags& flags = parsed.flags;
 
   absl::StatusOr<factord::ipm::QpProblem> problem =
       factord::ipm::ReadMpsFile(flags.file);
@@ -280,5 +195,5 @@ int main(int argc, char** argv) {
         static_cast<long long>((*client)->reuploads()),
         result->message.c_str());
   }
-  return result->status == factord::ipm::IpmStatus::kOptimal ? 0 : 2;
+  return result->status == factord::ipm::IpmStatus::kOptimal ? 0 : 3;
 }

@@ -1,33 +1,24 @@
 #include "client/load/load_options.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "client/cli/cli_app.h"
 
 namespace factord::load {
 namespace {
 
-absl::Status BadValue(absl::string_view name, absl::string_view value) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("bad value for --", name, ": '", value, "'"));
-}
-
-absl::StatusOr<bool> ParseBool(absl::string_view name,
-                               absl::string_view value) {
-  if (value.empty() || value == "true" || value == "1") return true;
-  if (value == "false" || value == "0") return false;
-  return BadValue(name, value);
-}
-
-absl::StatusOr<MatrixSpec> ParseMatrixSpec(absl::string_view text) {
+// path[:method[:krylov]]; nullopt for an empty path or more than three
+// parts.
+std::optional<MatrixSpec> ParseMatrixSpec(absl::string_view text) {
   std::vector<std::string> parts = absl::StrSplit(text, ':');
   if (parts.empty() || parts[0].empty() || parts.size() > 3) {
-    return BadValue("matrices", text);
+    return std::nullopt;
   }
   MatrixSpec spec;
   spec.path = parts[0];
@@ -36,107 +27,110 @@ absl::StatusOr<MatrixSpec> ParseMatrixSpec(absl::string_view text) {
   return spec;
 }
 
-}  // namespace
-
-std::string LoadUsage() {
-  return "factord-load: N concurrent clients x M mixed operations (upload, "
-         "factorize, solve, update, release) against one factord.\n"
-         "  --server=HOST:PORT     daemon address (127.0.0.1:50051)\n"
-         "  --token=T              bearer token (default $FACTORD_TOKEN)\n"
-         "  --clients=N            concurrent clients (4)\n"
-         "  --operations=M         operations per client, per round (50)\n"
-         "  --matrices=SPEC,...    path[:method[:krylov]]; default bcsstk13 "
-         "and a KKT system, both ldlt\n"
-         "  --json                 last line: one JSON object with the "
-         "figures\n"
-         "  --soak_seconds=S       repeat rounds for S seconds, sampling RSS\n"
-         "  --daemon_pid=PID       sample /proc/PID/status VmRSS\n"
-         "  --sample_seconds=S     RSS sampling period in soak mode (5)\n"
-         "  --allow_limits         RESOURCE_EXHAUSTED is not an error\n"
-         "  --rpc_timeout=S        deadline of every RPC in seconds (120)\n"
-         "  --seed=K               operation-mix seed (1)\n"
-         "  --max_attempts=N       attempts per call, retrying UNAVAILABLE "
-         "and\n"
-         "                         proxy/transport errors with backoff (1: "
-         "none)\n"
-         "  --reupload             upload a matrix again under its ID after "
-         "NOT_FOUND\n"
-         "                         (failover behind a proxy, restarts)\n";
+// A number above `min` (or at least `min` with `inclusive`), for the
+// counts and seconds (CLI11's PositiveNumber would print DBL_MAX in its
+// message). An integer flag converts the value after this check.
+CLI::Validator AboveNumber(double min, bool inclusive) {
+  const std::string bound =
+      (inclusive ? ">= " : "> ") + CLI::detail::to_string(min);
+  return CLI::Validator(
+      [min, inclusive, bound](std::string& text) -> std::string {
+        double value = 0;
+        if (!absl::SimpleAtod(text, &value) ||
+            !(inclusive ? value >= min : value > min)) {
+          return "Value " + text + " is not a number " + bound;
+        }
+        return "";
+      },
+      "", bound);
 }
 
-absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv) {
-  LoadOptions options;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") return absl::NotFoundError(LoadUsage());
-    if (!absl::ConsumePrefix(&arg, "--")) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unexpected argument '", arg, "'"));
-    }
-    std::string name(arg), value;
-    bool has_value = false;
-    if (const size_t eq = arg.find('='); eq != absl::string_view::npos) {
-      name = std::string(arg.substr(0, eq));
-      value = std::string(arg.substr(eq + 1));
-      has_value = true;
-    }
-    const bool is_bool =
-        name == "json" || name == "allow_limits" || name == "reupload";
-    if (!has_value && !is_bool) {
-      if (i + 1 >= argc) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--", name, " needs a value"));
-      }
-      value = argv[++i];
-    }
-    bool ok = true;
-    if (name == "server") {
-      options.server = value;
-    } else if (name == "token") {
-      options.token = value;
-    } else if (name == "clients") {
-      ok = absl::SimpleAtoi(value, &options.clients) && options.clients > 0;
-    } else if (name == "operations") {
-      ok = absl::SimpleAtoi(value, &options.operations) &&
-           options.operations > 0;
-    } else if (name == "soak_seconds") {
-      ok = absl::SimpleAtod(value, &options.soak_seconds) &&
-           options.soak_seconds >= 0;
-    } else if (name == "daemon_pid") {
-      ok = absl::SimpleAtoi(value, &options.daemon_pid);
-    } else if (name == "sample_seconds") {
-      ok = absl::SimpleAtod(value, &options.sample_seconds) &&
-           options.sample_seconds > 0;
-    } else if (name == "rpc_timeout") {
-      ok = absl::SimpleAtod(value, &options.rpc_timeout_s) &&
-           options.rpc_timeout_s > 0;
-    } else if (name == "seed") {
-      ok = absl::SimpleAtoi(value, &options.seed);
-    } else if (name == "max_attempts") {
-      ok = absl::SimpleAtoi(value, &options.max_attempts) &&
-           options.max_attempts >= 1 && options.max_attempts <= 100;
-    } else if (name == "reupload") {
-      absl::StatusOr<bool> flag = ParseBool(name, value);
-      if (!flag.ok()) return flag.status();
-      options.reupload = *flag;
-    } else if (name == "json" || name == "allow_limits") {
-      absl::StatusOr<bool> flag = ParseBool(name, value);
-      if (!flag.ok()) return flag.status();
-      (name == "json" ? options.json : options.allow_limits) = *flag;
-    } else if (name == "matrices") {
-      for (absl::string_view text :
-           absl::StrSplit(value, ',', absl::SkipEmpty())) {
-        absl::StatusOr<MatrixSpec> spec = ParseMatrixSpec(text);
-        if (!spec.ok()) return spec.status();
-        options.matrices.push_back(*std::move(spec));
-      }
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag --", name, "\n", LoadUsage()));
-    }
-    if (!ok) return BadValue(name, value);
+}  // namespace
+
+void ConfigureLoadApp(CLI::App& app, LoadOptions& options) {
+  app.description(
+      "N concurrent clients x M mixed operations (upload, factorize, solve, "
+      "update, release) against one factord, or a fleet behind a proxy. "
+      "Exit code: 0 when no operation failed, 1 on errors, 2 on bad usage.");
+  cli::ConfigureApp(app, "factord-load");
+  // As the hand-written parser did: a repeated flag keeps its last value.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--server", options.server, "daemon address")
+      ->type_name("HOST:PORT");
+  app.add_option("--token", options.token,
+                 "bearer token (empty: $FACTORD_TOKEN)")
+      ->type_name("T");
+  app.add_option("--clients", options.clients, "concurrent clients")
+      ->type_name("N")
+      ->check(AboveNumber(0, /*inclusive=*/false));
+  app.add_option("--operations", options.operations,
+                 "operations per client, per round")
+      ->type_name("M")
+      ->check(AboveNumber(0, /*inclusive=*/false));
+  app.add_option_function<std::vector<std::string>>(
+         "--matrices",
+         [&options](const std::vector<std::string>& texts) {
+           for (const std::string& text : texts) {
+             // Empty items ("a,,b") are skipped; the check lets only
+             // well-formed specs through.
+             if (std::optional<MatrixSpec> spec = ParseMatrixSpec(text)) {
+               options.matrices.push_back(*std::move(spec));
+             }
+           }
+         },
+         "the workload, path[:method[:krylov]] each (method ldlt, krylov "
+         "auto by default); without it bcsstk13 and a KKT system from "
+         "tests/data, both ldlt. Repeating the flag adds matrices")
+      ->type_name("SPEC,...")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (text.empty() || ParseMatrixSpec(text)) return "";
+            return "bad matrix spec '" + text + "' (path[:method[:krylov]])";
+          },
+          "", "matrix spec"));
+  app.add_flag("--json", options.json,
+               "last line: one JSON object with the figures");
+  app.add_option("--soak_seconds", options.soak_seconds,
+                 "repeat rounds for S seconds, sampling RSS (0: one round)")
+      ->type_name("S")
+      ->check(AboveNumber(0, /*inclusive=*/true));
+  app.add_option("--daemon_pid", options.daemon_pid,
+                 "sample /proc/PID/status VmRSS (0: no sampling)")
+      ->type_name("PID");
+  app.add_option("--sample_seconds", options.sample_seconds,
+                 "RSS sampling period in soak mode")
+      ->type_name("S")
+      ->check(AboveNumber(0, /*inclusive=*/false));
+  app.add_flag("--allow_limits", options.allow_limits,
+               "RESOURCE_EXHAUSTED is not an error");
+  app.add_option("--rpc_timeout", options.rpc_timeout_s,
+                 "deadline of every RPC in seconds")
+      ->type_name("S")
+      ->check(AboveNumber(0, /*inclusive=*/false));
+  app.add_option("--seed", options.seed, "operation-mix seed")->type_name("K");
+  app.add_option("--max_attempts", options.max_attempts,
+                 "attempts per call, retrying UNAVAILABLE and proxy/transport "
+                 "errors with backoff (1: none)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100));
+  app.add_flag("--reupload", options.reupload,
+               "upload a matrix again under its ID after NOT_FOUND "
+               "(failover behind a proxy, restarts)");
+}
+
+ParsedLoadOptions ParseLoadOptions(int argc, const char* const* argv) {
+  ParsedLoadOptions parsed;
+  CLI::App app;
+  ConfigureLoadApp(app, parsed.options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    parsed.exit_code = cli::ReportParseOutcome(app, error);
   }
-  return options;
+  return parsed;
 }
 
 std::vector<MatrixSpec> StandardWorkload(const std::string& tests_data_dir) {

@@ -1,13 +1,16 @@
-// Command-line options of factord-load, parsed from `--name=value` (or
-// `--name value`) arguments without any flags library.
+// Command-line options of factord-load on the client programs' conventions
+// (client/cli/cli_app.h, CLI11): `--name=value` or `--name value`, a
+// repeated flag keeps its last value (--matrices accumulates), switches
+// take an optional `=true|false`.
 #ifndef FACTORD_CLIENT_LOAD_LOAD_OPTIONS_H_
 #define FACTORD_CLIENT_LOAD_LOAD_OPTIONS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
+#include "CLI/CLI.hpp"
 
 namespace factord::load {
 
@@ -39,12 +42,24 @@ struct LoadOptions {
   std::vector<MatrixSpec> matrices;  // empty: the standard workload
 };
 
-// The usage text printed by --help.
-std::string LoadUsage();
+// Makes `app` factord-load's command line: cli::ConfigureApp's conventions
+// (--help with defaults, --version) and every flag, bound to `options`,
+// which must outlive `app` and hold the defaults to show (a
+// default-constructed LoadOptions for the program). --matrices appends to
+// options.matrices.
+void ConfigureLoadApp(CLI::App& app, LoadOptions& options);
 
-// Parses argv[1..argc). Unknown flags and bad values are InvalidArgument.
-// `--help` yields a NotFound status whose message is the usage text.
-absl::StatusOr<LoadOptions> ParseLoadOptions(int argc, char** argv);
+// The outcome of factord-load's command line: the options to run with, or
+// the code to exit with at once (0 after --help or --version, printed to
+// stdout; cli::kUsageExitCode after a mistake, reported on stderr by
+// cli::ReportParseOutcome).
+struct ParsedLoadOptions {
+  LoadOptions options;
+  std::optional<int> exit_code;
+};
+
+// Parses argv[1..argc) with ConfigureLoadApp. Does not keep `argv`.
+ParsedLoadOptions ParseLoadOptions(int argc, const char* const* argv);
 
 // The standard workload, both from the source tree's tests/data
 // (`tests_data_dir`): bcsstk13 (ldlt) and the KKT system

@@ -206,13 +206,8 @@ int Run(const LoadOptions& options_in) {
 }  // namespace factord::load
 
 int main(int argc, char** argv) {
-  absl::StatusOr<factord::load::LoadOptions> options =
+  const factord::load::ParsedLoadOptions parsed =
       factord::load::ParseLoadOptions(argc, argv);
-  if (!options.ok()) {
-    const bool help = absl::IsNotFound(options.status());
-    std::fprintf(help ? stdout : stderr, "%s\n",
-                 std::string(options.status().message()).c_str());
-    return help ? 0 : 2;
-  }
-  return factord::load::Run(*options);
+  if (parsed.exit_code) return *parsed.exit_code;
+  return factord::load::Run(parsed.options);
 }

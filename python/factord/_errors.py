@@ -72,7 +72,8 @@ class Error(Exception):
         self.domain = domain
 
     def __str__(self) -> str:
-        # As factorctl prints it: "INVALID_ARGUMENT: ... [INVALID_OPTION]".
+        # As factorctl prints a failure the daemon reported:
+        # "NOT_FOUND: ... [NOT_FOUND]".
         text = f"{self.code.name}: {self.message}"
         return f"{text} [{self.reason}]" if self.reason else text
 

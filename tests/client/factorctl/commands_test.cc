@@ -3,10 +3,15 @@
 // order, never ListMatrices), what get prints, and failures as JSON.
 #include "client/factorctl/commands.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "client/factorctl/args.h"
@@ -108,10 +113,10 @@ class CommandsTest : public ::testing::Test {
 
   absl::Status Run(std::vector<const char*> args, Outcome* outcome) {
     args.insert(args.begin(), "factorctl");
-    absl::StatusOr<CommandLine> line = ParseCommandLine(
-        static_cast<int>(args.size()), args.data(), "unused:1");
-    if (!line.ok()) return line.status();
-    return RunCommand(*line, *client_, outcome);
+    ParsedCommandLine parsed = ParseCommandLine(static_cast<int>(args.size()),
+                                                args.data(), "unused:1");
+    if (parsed.exit_code) return parsed.mistake;
+    return RunCommand(parsed.line, *client_, outcome);
   }
 
   FakeSolver service_;
@@ -136,7 +141,7 @@ TEST_F(CommandsTest, GetPrintsTheMatrixWithItsGenerations) {
   ASSERT_TRUE(Run({"get", "--id=m"}, &outcome).ok());
   ASSERT_TRUE(outcome.matrix.has_value());
   const std::string json = OutcomeJson(outcome);
-  EXPECT_THAT(json, HasSubstr(R"("command":"get")"));
+  EXPECT_THAT(json, HasSubstr(R"({"schema":"factorctl/1","command":"get")"));
   EXPECT_THAT(json, HasSubstr(R"("id":"m")"));
   EXPECT_THAT(json, HasSubstr(R"("matrix_method":"ldlt")"));
   EXPECT_THAT(json, HasSubstr(R"("generation":4,"factorized_generation":4)"));
@@ -149,10 +154,42 @@ TEST_F(CommandsTest, GetPrintsTheMatrixWithItsGenerations) {
   EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
 }
 
+TEST_F(CommandsTest, LocalFileProblemsHaveLocalReasons) {
+  const std::string stem =
+      ::testing::TempDir() + "/commands_test." + std::to_string(::getpid());
+  const std::string wide = stem + ".wide.mtx";
+  const std::string broken = stem + ".broken.mtx";
+  const std::string rhs = stem + ".rhs";
+  {
+    std::ofstream(wide) << "%%MatrixMarket matrix coordinate real general\n"
+                           "2 3 1\n1 3 1.0\n";
+    std::ofstream(broken) << "%%MatrixMarket matrix coordinate real general\n"
+                             "2 2 1\n1 9 1.0\n";
+    std::ofstream(rhs) << "1\nx\n3\n";
+  }
+  const std::string rhs_flag = "--rhs=" + rhs;
+  const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
+      {{"upload", "/no/such/file.mtx"}, kReasonFileUnreadable},
+      {{"upload", wide.c_str()}, kReasonInvalidMatrix},
+      {{"run", broken.c_str()}, kReasonInvalidMatrix},
+      {{"solve", "--id=m", "--rhs=/no/such/b.rhs"}, kReasonFileUnreadable},
+      {{"solve", "--id=m", rhs_flag.c_str()}, kReasonInvalidRequest}};
+  for (const auto& [args, reason] : cases) {
+    Outcome outcome;
+    absl::Status s = Run(args, &outcome);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << args.back();
+    EXPECT_EQ(FailureReason(s), reason) << args.back() << ": " << s;
+  }
+  // Nothing was uploaded: the files were refused before any call.
+  EXPECT_EQ(service_.calls("Solve"), 0);
+  for (const std::string& f : {wide, broken, rhs}) std::remove(f.c_str());
+}
+
 TEST(FailureJsonTest, CodeReasonMessageAndDetails) {
   absl::Status plain = absl::NotFoundError("matrix 'x' not found");
   EXPECT_EQ(FailureJson("solve", "x", plain),
-            R"({"command":"solve","id":"x","code":"NOT_FOUND","reason":"",)"
+            R"({"schema":"factorctl/1","command":"solve","id":"x",)"
+            R"("code":"NOT_FOUND","reason":"",)"
             R"("message":"matrix 'x' not found"})");
   EXPECT_EQ(FailureText(plain), "NOT_FOUND: matrix 'x' not found");
 
@@ -163,17 +200,27 @@ TEST(FailureJsonTest, CodeReasonMessageAndDetails) {
   retry.mutable_retry_delay()->set_nanos(500'000'000);
   client::internal::SetDetail(busy, retry);
   EXPECT_EQ(FailureJson("factorize", "", busy),
-            R"({"command":"factorize","code":"RESOURCE_EXHAUSTED",)"
+            R"({"schema":"factorctl/1","command":"factorize",)"
+            R"("code":"RESOURCE_EXHAUSTED",)"
             R"("reason":"QUEUE_FULL","message":"queue \"full\"",)"
             R"("retry_delay_s":0.5,"metadata":{"queue":"factorize"},)"
             R"("field_violations":[{"field":"options.x",)"
             R"("description":"queue \"full\""}]})");
   EXPECT_EQ(FailureText(busy),
             "RESOURCE_EXHAUSTED: queue \"full\" [QUEUE_FULL]");
-  // A command line that did not parse: no command, no id.
-  EXPECT_EQ(
-      FailureJson("", "", absl::InvalidArgumentError("no command")),
-      R"({"code":"INVALID_ARGUMENT","reason":"","message":"no command"})");
+  // A command line that did not parse: no command, no id; a local reason.
+  absl::Status usage = LocalError(absl::StatusCode::kInvalidArgument,
+                                  kReasonUsage, "no command");
+  EXPECT_EQ(FailureJson("", "", usage),
+            R"({"schema":"factorctl/1","code":"INVALID_ARGUMENT",)"
+            R"("reason":"USAGE","message":"no command"})");
+  EXPECT_EQ(FailureText(usage), "INVALID_ARGUMENT: no command [USAGE]");
+  // A daemon's reason wins over a local one.
+  absl::Status both = client::internal::ClientError(absl::StatusCode::kNotFound,
+                                                    "NOT_FOUND", "gone");
+  both.SetPayload(kLocalReasonKey, absl::Cord("USAGE"));
+  EXPECT_EQ(FailureReason(both), "NOT_FOUND");
+  EXPECT_EQ(FailureReason(absl::OkStatus()), "");
 }
 
 }  // namespace

@@ -254,6 +254,7 @@ TEST_F(FactorctlTest, RunPrintsOneJsonObjectWithEveryKey) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
   Json j = ParseJson(run);
+  EXPECT_EQ(j["schema"].text, "factorctl/1");
   for (const char* key :
        {"id", "n", "nnz", "method", "factor_status", "status",
         "relative_residual", "backward_error", "iterations", "inertia",
@@ -499,26 +500,30 @@ TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
          "5 5 2\n1 1 1.0\n2 0 3.0\n";
   }
   Invocation r = Factorctl("--json run " + bad + " " + Server());
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT: line 4:", 0), 0u) << r.err;
   // With --json the failure is also one object on stdout.
   Json failure = ParseJson(r);
+  EXPECT_EQ(failure["schema"].text, "factorctl/1");
   EXPECT_EQ(failure["command"].text, "run");
   EXPECT_EQ(failure["code"].text, "INVALID_ARGUMENT");
-  EXPECT_TRUE(failure.Has("reason"));  // "": a local file, not the server
+  EXPECT_EQ(failure["reason"].text, "INVALID_MATRIX");  // found locally
   EXPECT_EQ(failure["message"].text.rfind("line 4:", 0), 0u)
       << failure["message"].text;
 
   r = Factorctl("--json factorize --id=unknown " + Server());
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("NOT_FOUND:", 0), 0u) << r.err;
   failure = ParseJson(r);
   EXPECT_EQ(failure["code"].text, "NOT_FOUND");
   EXPECT_EQ(failure["reason"].text, "NOT_FOUND");
   EXPECT_EQ(failure["id"].text, "unknown");
 
+  // Command-line mistakes: exit code 2, reported on stderr the way every
+  // client program does (client/cli/cli_app.h).
   r = Factorctl("--json --method=cholesky run m.mtx " + Server());
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("factorctl: --method:", 0), 0u) << r.err;
   failure = ParseJson(r);
   EXPECT_EQ(failure["code"].text, "INVALID_ARGUMENT");
   EXPECT_EQ(failure["reason"].text, "INVALID_OPTION");
@@ -526,30 +531,63 @@ TEST_F(FactorctlTest, FailuresExitNonZeroWithTheCodeName) {
   EXPECT_EQ(failure["field_violations"].items[0]["field"].text, "method");
 
   r = Factorctl("--bogus list --json " + Server());
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_EQ(ParseJson(r)["code"].text, "INVALID_ARGUMENT");
+  EXPECT_EQ(r.exit_code, 2);
+  failure = ParseJson(r);
+  EXPECT_EQ(failure["code"].text, "INVALID_ARGUMENT");
+  EXPECT_EQ(failure["reason"].text, "USAGE");
 
   r = Factorctl("run /no/such/file.mtx " + Server());
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("[FILE_UNREADABLE]"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");  // no --json: nothing on stdout
 
   r = Factorctl("factorize --id=unknown " + Server());
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("NOT_FOUND:", 0), 0u) << r.err;
 
   r = Factorctl("run " + testing::TestDataPath("494_bus.mtx") +
                 " --method=cholesky " + Server());
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("factorctl: --method: unknown method 'cholesky'", 0),
+            0u)
+      << r.err;
 
   r = Factorctl("run " + testing::TestDataPath("494_bus.mtx") + " --rhs=" +
                 testing::TestDataPath("resolve/b_spd01.mtx") + " " + Server());
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("[INVALID_REQUEST]"), std::string::npos) << r.err;
 
   r = Factorctl("--bogus list " + Server());
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_EQ(r.err.rfind("INVALID_ARGUMENT:", 0), 0u) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("factorctl: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("--bogus"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(FactorctlTest, HelpAndVersion) {
+  Invocation help = Factorctl("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.err, "");
+  EXPECT_NE(help.out.find("--method TEXT:{auto,"), std::string::npos)
+      << help.out;
+  EXPECT_NE(help.out.find("--server HOST:PORT=127.0.0.1:50051"),
+            std::string::npos)
+      << help.out;
+  // $FACTORD_SERVER is --server's default, shown as such.
+  help = Factorctl("--help", "FACTORD_SERVER=" + address_);
+  EXPECT_NE(help.out.find("--server HOST:PORT=" + address_), std::string::npos)
+      << help.out;
+  Invocation solve_help = Factorctl("solve --help");
+  EXPECT_EQ(solve_help.exit_code, 0);
+  EXPECT_NE(solve_help.out.find("factorctl solve"), std::string::npos)
+      << solve_help.out;
+
+  Invocation version = Factorctl("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("factorctl ", 0), 0u) << version.out;
+  EXPECT_EQ(version.out.find('\n'), version.out.size() - 1) << version.out;
 }
 
 }  // namespace
