@@ -1,14 +1,25 @@
 # Every dependency comes from Debian 12 (scripts/install_deps.sh); see PLATFORM.md.
+
+# The clients' (client/, capi/, pardiso/, proto/ and core's Matrix Market
+# reader): all that a client-only build (FACTORD_BUILD_SERVER=OFF) looks
+# for, with CLI11 (header-only), which client/CMakeLists.txt finds. The
+# installed factordConfig.cmake finds the first four again for its users.
 set(THREADS_PREFER_PTHREAD_FLAG ON)
 find_package(Threads REQUIRED)
 find_package(absl CONFIG REQUIRED)
 find_package(Protobuf REQUIRED)
 find_package(gRPC CONFIG REQUIRED)
+find_package(ZLIB REQUIRED)
+
+if(NOT FACTORD_BUILD_SERVER)
+  return()
+endif()
+
+# The solver core's, the daemon's, the tests' and the benchmarks'.
 find_package(prometheus-cpp CONFIG REQUIRED)
 find_package(TBB CONFIG REQUIRED)
 find_package(GTest CONFIG REQUIRED)
 find_package(benchmark CONFIG REQUIRED)
-find_package(ZLIB REQUIRED)
 find_package(BLAS REQUIRED)
 find_package(LAPACK REQUIRED)
 find_package(PkgConfig REQUIRED)
