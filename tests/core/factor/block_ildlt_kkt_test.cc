@@ -1,7 +1,8 @@
 // block_ildlt with its defaults on every KKT system of ../shared/data/kkt
 // (2x2 and 3x3 forms, every iteration, with rhs_k.rhs): the criterion is a
-// relative residual <= 1e-8 on at least 90% of them. Prints one
-// `[ measured ]` line per system and the failures with their reason.
+// relative residual <= 1e-8 on the measured number of them less a small
+// margin. Prints one `[ measured ]` line per system and the failures with
+// their reason.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -22,7 +23,19 @@ namespace fs = std::filesystem;
 
 using KktFile = testing::KktSystem;
 
-TEST(BlockIldltKkt, DefaultsSolveAtLeastNinetyPercent) {
+// Every KKT system of the shared set (2x2 and 3x3 forms).
+constexpr int kKktSystems = 88;
+// Systems at relative residual <= 1e-8 with the defaults, measured with one
+// thread (ExecContext's default): 84 of 88. The four misses (cvxqp2_m
+// iter_10 and mosarqp1 iter_5, 2x2 and 3x3) stop at SQMR's 1000-iteration
+// limit with residuals 1e-4 to 8; every system counted converges within
+// 200 iterations, so the count does not hinge on rounding. kMargin absorbs
+// a compiler or library change moving one system across the line; losing
+// more fails the test.
+constexpr int kConvergedMeasured = 84;
+constexpr int kMargin = 1;
+
+TEST(BlockIldltKkt, DefaultsSolveTheMeasuredCount) {
   const std::vector<KktFile> files = testing::KktSystems();
   if (files.empty()) {
     GTEST_SKIP() << testing::SharedDataAbsent(
@@ -78,7 +91,11 @@ TEST(BlockIldltKkt, DefaultsSolveAtLeastNinetyPercent) {
   for (const std::string& f : failures) {
     std::printf("[ measured ] failure %s\n", f.c_str());
   }
-  EXPECT_GE(converged, 0.9 * total);
+  EXPECT_EQ(total, kKktSystems)
+      << "the shared set changed: measure the count again";
+  EXPECT_GE(converged, kConvergedMeasured - kMargin)
+      << converged << " of " << total << " systems at relres <= 1e-8, measured "
+      << kConvergedMeasured;
 }
 
 }  // namespace

@@ -73,6 +73,9 @@ TEST(JacobiLdltMethod, Solves494BusToTolerance) {
   EXPECT_LE(run.solve.relative_residual, 1e-8);
 }
 
+// With the default options (epsilon 0.1, delta 0.95, 8 sweeps), as the
+// service runs jacobi_ldlt when a request sets none: measured 24 and 160
+// SQMR iterations to 1e-8.
 TEST(JacobiLdltMethod, SolvesKktSystemsToTolerance) {
   for (const char* name : {"kkt/cvxqp1_s/2x2/iter_0/K_0.mtx",
                            "kkt/qpcblend/2x2/iter_10/K_10.mtx"}) {
@@ -80,9 +83,7 @@ TEST(JacobiLdltMethod, SolvesKktSystemsToTolerance) {
     std::string rhs = path;
     rhs.replace(rhs.rfind("K_"), 2, "rhs_");
     rhs.replace(rhs.rfind(".mtx"), 4, ".rhs");
-    FactorOptions options = JacobiLdlt();
-    options.epsilon = 0.01;
-    const MethodRun run = FactorAndSolve(path, options, rhs);
+    const MethodRun run = FactorAndSolve(path, JacobiLdlt(), rhs);
     EXPECT_EQ(run.solve.status, SolveStatus::kConverged)
         << name << ": " << run.solve.message;
     EXPECT_LE(run.solve.relative_residual, 1e-8) << name;

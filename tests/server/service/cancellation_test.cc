@@ -32,11 +32,10 @@ class CancellationTest : public ServiceTest {
     ASSERT_TRUE(UploadCsr("big", Tridiagonal(n_), 5000, &info).ok());
     v1::FactorizeReply fr;
     grpc::Status s = Factorize("big", v1::METHOD_JACOBI, &fr);
-    if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
-      GTEST_SKIP() << "method jacobi is not implemented yet: "
-                   << s.error_message();
-    }
-    ASSERT_TRUE(s.ok()) << s.error_message();
+    // jacobi is a method of the core: any error, UNIMPLEMENTED included,
+    // fails every test of this fixture.
+    ASSERT_TRUE(s.ok()) << "gRPC code " << s.error_code() << ": "
+                        << s.error_message();
   }
 
   // A solve that cannot converge (tolerance 1e-300) and may iterate ~forever.
