@@ -19,12 +19,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "factord/matrix/csr.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/precond/block_jacobi.h"
-#include "kernels/block_jacobi/block_jacobi_kernels.h"
-#include "kernels/cuda/block_jacobi/block_jacobi_kernels.h"
-#include "kernels/cuda/device.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
+#include "core/block_jacobi/block_jacobi.h"
+#include "core/block_jacobi/kernels/block_jacobi_kernels.h"
+#include "core/block_jacobi/kernels/cuda/block_jacobi_kernels.h"
+#include "core/kernels/cuda/device.h"
 
 namespace factord::bench {
 namespace {

@@ -59,9 +59,9 @@
 #include "client/ipm/mps_reader.h"
 #include "client/ipm/remote_kkt_solver.h"
 #include "client/matrix_arrays.h"
-#include "factord/base/timer.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/solver.h"
+#include "core/base/timer.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/solver.h"
 #include "server/config.h"
 #include "server/server.h"
 

@@ -29,10 +29,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "factord/base/cancellation.h"
-#include "factord/base/timer.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/solver.h"
+#include "core/base/cancellation.h"
+#include "core/base/timer.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/solver.h"
 
 namespace fs = std::filesystem;
 

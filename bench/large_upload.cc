@@ -17,7 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/time/time.h"
 #include "client/factord_client.h"
-#include "factord/base/timer.h"
+#include "core/base/timer.h"
 #include "server/config.h"
 #include "server/server.h"
 

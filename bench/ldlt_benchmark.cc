@@ -26,11 +26,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "factord/base/timer.h"
-#include "factord/matrix/csr.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/residual.h"
-#include "factord/solver/solver.h"
+#include "core/base/timer.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/residual.h"
+#include "core/solver/solver.h"
 #include "peers/mumps_peer.h"
 
 namespace fs = std::filesystem;

@@ -44,9 +44,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
-#include "factord/base/exec_context.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/solver.h"
+#include "core/base/exec_context.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/solver.h"
 #include "tbb/global_control.h"
 
 namespace fs = std::filesystem;

@@ -39,13 +39,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "factord/base/timer.h"
-#include "factord/factor/block_ildlt.h"
-#include "factord/krylov/preconditioned_solve.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/order/ordering.h"
-#include "src/factor/jacobi_ldlt_pushback.h"
-#include "src/factor/jacobi_ldlt_sweeps.h"
+#include "core/base/timer.h"
+#include "core/block_ildlt/block_ildlt.h"
+#include "core/krylov/preconditioned_solve.h"
+#include "core/matrix/matrix_market.h"
+#include "core/order/ordering.h"
+#include "core/jacobi_ldlt/jacobi_ldlt_pushback.h"
+#include "core/jacobi_ldlt/jacobi_ldlt_sweeps.h"
 
 namespace fs = std::filesystem;
 using namespace factord;  // NOLINT: a benchmark program

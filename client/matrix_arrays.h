@@ -7,7 +7,7 @@
 #include <string>
 
 #include "client/factord_client.h"
-#include "factord/matrix/csr.h"
+#include "core/matrix/csr.h"
 
 namespace factord::client {
 

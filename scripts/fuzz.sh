@@ -41,9 +41,9 @@ stage toolchain
 mkdir -p "$build/obj"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer
   -fsanitize=address,undefined -fno-sanitize-recover=undefined
-  -I"$root" -I"$root/core" -I"$root/core/include")
+  -I"$root")
 libs=$(pkg-config --libs absl_status absl_statusor absl_strings zlib)
-sources=(core/src/matrix/{assemble,csr,csr_expand,matrix_market,matrix_market_io,text_lines,validate}.cc
+sources=(core/matrix/{assemble,csr,csr_expand,matrix_market,matrix_market_io,text_lines,validate}.cc
   client/ipm/{mps_reader,qp_problem}.cc)
 objects=()
 fail=0

@@ -27,7 +27,7 @@ ctest --output-on-failure -j "$(nproc)" --timeout 900
 # The real-device tests must have run, not skipped.
 device_log="$(mktemp)"
 trap 'rm -f "$device_log"' EXIT
-./tests/emulation/cuda_device_tests | tee "$device_log"
+./tests/cuda_device_tests | tee "$device_log"
 if grep -q '\[  SKIPPED \]' "$device_log"; then
   echo "gpu_node.sh: real-device tests skipped although a GPU is visible" >&2
   exit 1

@@ -15,7 +15,7 @@
 #         on their planted cases (fibers are annotated in
 #         core/emulation/cuda_emulation.cc). TBB's fork/join edges are
 #         spelled out for TSan at our fork sites
-#         (kernels/cpu/common/tsan_handoff.h); tsan.supp covers only TBB's
+#         (core/kernels/cpu/tsan_handoff.h); tsan.supp covers only TBB's
 #         own task objects.
 # Usage: scripts/sanitize.sh asan|tsan [extra ctest / gtest arguments]
 # Env: SANITIZE_BUILD_DIR (build-asan / build-tsan), SANITIZE_JOBS (nproc).
@@ -94,7 +94,7 @@ else
   # cases (4 min). Not the random and real-matrix runs (the same kernels on
   # more inputs: 11+ min of the stage under TSan); ASan and the test stage
   # run those.
-  "$build/tests/emulation/emulation_tests" --gtest_brief=1 \
+  "$build/tests/emulation_tests" --gtest_brief=1 \
     --gtest_filter='EmulatedRuntime.*:*Planted*:BlockIldltSolveEmulated.Sweeps*' \
     "$@"
   phase "emulation_tests (planted cases)"

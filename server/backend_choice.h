@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "factord/base/device_context.h"
-#include "factord/base/exec_context.h"
+#include "core/base/device_context.h"
+#include "core/base/exec_context.h"
 
 namespace factord::server {
 

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
-#include "factord/base/device_context.h"
+#include "core/base/device_context.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
@@ -32,7 +32,7 @@
 #include "server/work/worker_pool.h"
 
 #ifdef FACTORD_WITH_CUDA_BACKEND
-#include "kernels/cuda/cuda_backend.h"
+#include "core/kernels/cuda/cuda_backend.h"
 #endif
 
 namespace factord::server {

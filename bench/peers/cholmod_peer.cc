@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "factord/base/timer.h"
+#include "core/base/timer.h"
 #include "mumps_peer.h"
 
 namespace factord::bench {

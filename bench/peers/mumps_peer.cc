@@ -3,7 +3,7 @@
 #include <dmumps_c.h>
 
 #include "absl/strings/str_cat.h"
-#include "factord/base/timer.h"
+#include "core/base/timer.h"
 
 namespace factord::bench {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "factord/matrix/csr.h"
+#include "core/matrix/csr.h"
 
 namespace factord::bench {
 

@@ -11,8 +11,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "client/matrix_arrays.h"
-#include "factord/matrix/csr.h"
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
 
 namespace factord::factorctl {
 namespace {

@@ -17,7 +17,7 @@
 #include "client/factord_client.h"
 #include "client/load/load_options.h"
 #include "client/load/load_stats.h"
-#include "factord/matrix/csr.h"
+#include "core/matrix/csr.h"
 
 namespace factord::load {
 

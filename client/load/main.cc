@@ -25,7 +25,7 @@
 #include "client/load/load_stats.h"
 #include "client/load/rss_sampler.h"
 #include "client/matrix_arrays.h"
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 
 namespace factord::load {
 namespace {

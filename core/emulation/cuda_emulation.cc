@@ -1,7 +1,7 @@
 // The fiber scheduler behind cuda_emulation.h: one ucontext fiber per CUDA
 // thread of the block being run, a seeded random choice of the next runnable
 // fiber, a block barrier and one warp-collective rendezvous per warp.
-#include "emulation/cuda_emulation.h"
+#include "core/emulation/cuda_emulation.h"
 
 #include <sys/mman.h>
 #include <ucontext.h>

@@ -17,9 +17,9 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "factord/matrix/csr.h"
-#include "factord/solver/options.h"
-#include "factord/solver/solver.h"
+#include "core/matrix/csr.h"
+#include "core/solver/options.h"
+#include "core/solver/solver.h"
 
 namespace factord::server {
 

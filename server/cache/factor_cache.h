@@ -30,8 +30,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "factord/matrix/csr.h"
-#include "factord/solver/solver.h"
+#include "core/matrix/csr.h"
+#include "core/solver/solver.h"
 
 namespace factord::server {
 

@@ -10,9 +10,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "factord/matrix/csr.h"
-#include "factord/solver/options.h"
-#include "factord/solver/report.h"
+#include "core/matrix/csr.h"
+#include "core/solver/options.h"
+#include "core/solver/report.h"
 #include "factord/v1/solver.pb.h"
 #include "server/cache/factor_cache.h"
 

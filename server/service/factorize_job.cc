@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "factord/base/timer.h"
-#include "factord/solver/solver.h"
+#include "core/base/timer.h"
+#include "core/solver/solver.h"
 #include "server/error_reason.h"
 #include "server/service/request_opening.h"
 

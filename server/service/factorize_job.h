@@ -8,9 +8,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "factord/base/cancellation.h"
-#include "factord/solver/options.h"
-#include "factord/solver/report.h"
+#include "core/base/cancellation.h"
+#include "core/solver/options.h"
+#include "core/solver/report.h"
 #include "server/cache/factor_cache.h"
 #include "server/service/service_state.h"
 

@@ -5,8 +5,8 @@
 #define FACTORD_SERVER_SERVICE_FACTORIZE_REACTOR_H_
 
 #include "absl/status/status.h"
-#include "factord/base/cancellation.h"
-#include "factord/base/timer.h"
+#include "core/base/cancellation.h"
+#include "core/base/timer.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "grpcpp/support/server_callback.h"
 #include "server/service/admission.h"

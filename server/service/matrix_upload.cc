@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "factord/matrix/validate.h"
+#include "core/matrix/validate.h"
 #include "server/error_reason.h"
 #include "server/service/convert.h"
 #include "server/service/request_opening.h"

@@ -13,8 +13,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "factord/matrix/assemble.h"
-#include "factord/matrix/csr.h"
+#include "core/matrix/assemble.h"
+#include "core/matrix/csr.h"
 #include "factord/v1/solver.pb.h"
 #include "server/config.h"
 

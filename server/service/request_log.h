@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "factord/base/timer.h"
+#include "core/base/timer.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
 #include "server/metrics/metrics.h"

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "factord/base/cancellation.h"
-#include "factord/base/device_context.h"
-#include "factord/base/exec_context.h"
+#include "core/base/cancellation.h"
+#include "core/base/device_context.h"
+#include "core/base/exec_context.h"
 #include "grpcpp/server_context.h"
 #include "server/auth/authenticator.h"
 #include "server/cache/analysis_cache.h"

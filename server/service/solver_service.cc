@@ -7,7 +7,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
-#include "factord/solver/solver.h"
+#include "core/solver/solver.h"
 #include "server/error_reason.h"
 #include "server/service/admission.h"
 #include "server/service/convert.h"

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "factord/base/timer.h"
+#include "core/base/timer.h"
 #include "server/error_reason.h"
 #include "server/service/convert.h"
 #include "server/service/factorize_job.h"

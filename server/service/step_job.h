@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "factord/base/cancellation.h"
-#include "factord/solver/report.h"
+#include "core/base/cancellation.h"
+#include "core/solver/report.h"
 #include "factord/v1/solver.pb.h"
 #include "server/cache/factor_cache.h"
 #include "server/service/admission.h"

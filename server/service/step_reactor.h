@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "factord/base/cancellation.h"
-#include "factord/base/timer.h"
+#include "core/base/cancellation.h"
+#include "core/base/timer.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "grpcpp/support/server_callback.h"
 #include "server/cache/factor_cache.h"

@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "factord/matrix/csr.h"
+#include "core/matrix/csr.h"
 
 namespace factord::server {
 

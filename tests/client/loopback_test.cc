@@ -11,9 +11,9 @@
 
 #include "client/factord_client.h"
 #include "client/matrix_arrays.h"
-#include "factord/matrix/csr.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/residual.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/residual.h"
 #include "gtest/gtest.h"
 #include "server/config.h"
 #include "server/server.h"

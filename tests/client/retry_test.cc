@@ -16,7 +16,7 @@
 #include "absl/time/clock.h"
 #include "client/grpc_status.h"
 #include "client/matrix_arrays.h"
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"

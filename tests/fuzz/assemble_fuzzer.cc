@@ -1,5 +1,5 @@
 // libFuzzer target: request validation, i.e. what the upload path does
-// with arrays from the wire (core/include/factord/matrix/{validate,
+// with arrays from the wire (core/matrix/{validate,
 // assemble}.h). The bytes are decoded into sizes, a structure and index /
 // value arrays, then fed to one of AssembleFromCoo, CsrBuilder (in chunks,
 // as the upload stream does) or ValidateCsr on raw CSR arrays. Every
@@ -13,9 +13,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include "factord/matrix/assemble.h"
-#include "factord/matrix/csr.h"
-#include "factord/matrix/validate.h"
+#include "core/matrix/assemble.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/validate.h"
 
 namespace {
 

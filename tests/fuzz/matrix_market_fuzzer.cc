@@ -1,5 +1,5 @@
 // libFuzzer target: the Matrix Market parser and the dense-vector reader
-// (core/include/factord/matrix/matrix_market.h). Any bytes must give either
+// (core/matrix/matrix_market.h). Any bytes must give either
 // an error status or a matrix that passes ValidateCsr; crashes, sanitizer
 // reports and an invalid accepted matrix are findings.
 #include <cstddef>
@@ -8,8 +8,8 @@
 #include <cstdlib>
 
 #include "absl/strings/string_view.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/matrix/validate.h"
+#include "core/matrix/matrix_market.h"
+#include "core/matrix/validate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const absl::string_view text(reinterpret_cast<const char*>(data), size);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "factord/matrix/csr.h"
+#include "core/matrix/csr.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"

@@ -1,20 +1,20 @@
 // The CUDA implementation of DeviceKernels; see cuda_backend.h.
-#include "kernels/cuda/cuda_backend.h"
+#include "core/kernels/cuda/cuda_backend.h"
 
 #include <memory>
 #include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/cuda/blas/blas_kernels.h"
-#include "kernels/cuda/block_jacobi/block_jacobi_kernels.h"
-#include "kernels/cuda/dense/batched_dense_kernels.h"
-#include "kernels/cuda/device.h"
-#include "kernels/cuda/factor/block_ildlt_kernels.h"
-#include "kernels/cuda/sparse/spmv_kernels.h"
-#include "kernels/cuda/status_macros.h"
-#include "kernels/cuda/trisolve/trisolve_kernels.h"
-#include "kernels/device/device_kernels.h"
+#include "core/linalg/kernels/cuda/blas_kernels.h"
+#include "core/block_jacobi/kernels/cuda/block_jacobi_kernels.h"
+#include "core/dense/kernels/cuda/batched_dense_kernels.h"
+#include "core/kernels/cuda/device.h"
+#include "core/block_ildlt/kernels/cuda/block_ildlt_kernels.h"
+#include "core/linalg/kernels/cuda/spmv_kernels.h"
+#include "core/kernels/cuda/status_macros.h"
+#include "core/trisolve/kernels/cuda/trisolve_kernels.h"
+#include "core/device/device_kernels.h"
 
 namespace factord::kernels::cuda {
 namespace {

@@ -11,8 +11,8 @@
 // Every entry point takes host arrays: it uploads its inputs, runs, copies
 // the outputs back and synchronises the stream (nothing stays on the device
 // between calls). Not emulated; the dispatch logic is tested with the
-// emulated backend (tests/emulation/device_dispatch_emulated_test.cc) and
-// this file on a real device only (tests/emulation/cuda_device_test.cc).
+// emulated backend (tests/core/device/device_dispatch_emulated_test.cc) and
+// this file on a real device only (tests/core/device/cuda_device_test.cc).
 #ifndef FACTORD_KERNELS_CUDA_CUDA_BACKEND_H_
 #define FACTORD_KERNELS_CUDA_CUDA_BACKEND_H_
 

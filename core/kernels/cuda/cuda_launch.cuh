@@ -18,7 +18,7 @@
 #define FACTORD_KERNELS_CUDA_CUDA_LAUNCH_CUH_
 
 #if defined(FACTORD_CUDA_EMULATION)
-#include "emulation/cuda_emulation.h"
+#include "core/emulation/cuda_emulation.h"
 #define FACTORD_LAUNCH(kernel, grid, block, shared_bytes, stream) \
   FACTORD_EMULATED_LAUNCH(kernel, grid, block, shared_bytes, stream)
 #define FACTORD_EXTERN_SHARED(type, name) \

@@ -1,4 +1,4 @@
-#include "kernels/cuda/device.h"
+#include "core/kernels/cuda/device.h"
 
 #include "absl/strings/str_cat.h"
 

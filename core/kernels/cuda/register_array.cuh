@@ -5,7 +5,7 @@
 #ifndef FACTORD_KERNELS_CUDA_REGISTER_ARRAY_CUH_
 #define FACTORD_KERNELS_CUDA_REGISTER_ARRAY_CUH_
 
-#include "kernels/cuda/cuda_launch.cuh"
+#include "core/kernels/cuda/cuda_launch.cuh"
 
 namespace factord::kernels::cuda {
 

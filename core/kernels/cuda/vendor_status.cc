@@ -1,4 +1,4 @@
-#include "kernels/cuda/vendor_status.h"
+#include "core/kernels/cuda/vendor_status.h"
 
 #include <string>
 

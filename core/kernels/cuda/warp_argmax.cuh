@@ -13,7 +13,7 @@
 
 #include <cmath>
 
-#include "kernels/cuda/cuda_launch.cuh"
+#include "core/kernels/cuda/cuda_launch.cuh"
 
 namespace factord::kernels::cuda {
 

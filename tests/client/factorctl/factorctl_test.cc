@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "server/config.h"
 #include "server/server.h"

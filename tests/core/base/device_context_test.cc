@@ -4,18 +4,18 @@
 // ReferenceDeviceKernels) the facade's solves reach it and match
 // kReference bit for bit; a device failure and an exhausted device budget
 // come back as the request's Status, not as a result.
-#include "factord/base/device_context.h"
+#include "core/base/device_context.h"
 
 #include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/solver.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/solver.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/linalg/spmv.h"
+#include "core/linalg/spmv.h"
 #include "test_data.h"
 #include "tests/core/linalg/reference_device_kernels.h"
 

@@ -1,4 +1,4 @@
-#include "factord/solver/options.h"
+#include "core/solver/options.h"
 #include "gtest/gtest.h"
 
 namespace factord {

@@ -1,12 +1,12 @@
-#include "factord/block/br_blocking.h"
+#include "core/block/br_blocking.h"
 
 #include <algorithm>
 #include <numeric>
 #include <utility>
 #include <vector>
 
-#include "factord/block/cosine_blocking.h"
-#include "factord/matrix/matrix_market.h"
+#include "core/block/cosine_blocking.h"
+#include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

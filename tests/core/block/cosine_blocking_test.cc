@@ -1,10 +1,10 @@
-#include "factord/block/cosine_blocking.h"
+#include "core/block/cosine_blocking.h"
 
 #include <numeric>
 #include <vector>
 
-#include "factord/matrix/matrix_market.h"
-#include "factord/order/amd.h"
+#include "core/matrix/matrix_market.h"
+#include "core/order/amd.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

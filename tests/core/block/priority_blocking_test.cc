@@ -2,7 +2,7 @@
 // up inside blocks, block sizes stay within the limit, supervariables are
 // never split, the scaling keeps badly scaled rows from dominating, and
 // the result is a partition ordered by first position.
-#include "factord/block/priority_blocking.h"
+#include "core/block/priority_blocking.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
 // Supervariables (S4 §2.3): identical adjacent rows are grouped (also
 // through a permutation), large supervariables are halved recursively,
 // adjacent ones are merged up to the block size.
-#include "factord/block/supervariables.h"
+#include "core/block/supervariables.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // BiCGStab with right preconditioning: a nonsymmetric known solution, a
 // preconditioned one, the rhat'Ap = 0 breakdown of a skew-symmetric
 // matrix, cancellation.
-#include "factord/krylov/bicgstab.h"
+#include "core/krylov/bicgstab.h"
 
 #include "gtest/gtest.h"
 #include "tests/core/krylov/krylov_test_systems.h"

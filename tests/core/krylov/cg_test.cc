@@ -2,7 +2,7 @@
 // preconditioner, an indefinite matrix (breakdown, finite x), cancellation,
 // a deadline, mismatched sizes, a zero right-hand side and the iteration
 // limit.
-#include "factord/krylov/cg.h"
+#include "core/krylov/cg.h"
 
 #include <chrono>
 

@@ -1,7 +1,7 @@
 // GMRES(m) with right preconditioning: a nonsymmetric known solution,
 // restarts (m = 1, 5), the lucky breakdown of an exactly solvable system, a
 // singular operator (breakdown, finite x), cancellation and bad options.
-#include "factord/krylov/gmres.h"
+#include "core/krylov/gmres.h"
 
 #include "gtest/gtest.h"
 #include "tests/core/krylov/krylov_test_systems.h"

@@ -1,7 +1,7 @@
 // IDR(s): nonsymmetric known solutions for s = 1, 2, 4 (and s > n), the
 // reproducibility of the fixed shadow space, the zero-operator breakdown,
 // cancellation and bad options.
-#include "factord/krylov/idr.h"
+#include "core/krylov/idr.h"
 
 #include "gtest/gtest.h"
 #include "tests/core/krylov/krylov_test_systems.h"

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "factord/krylov/operator.h"
-#include "factord/matrix/csr.h"
+#include "core/krylov/operator.h"
+#include "core/matrix/csr.h"
 
 namespace factord::testing {
 

@@ -1,5 +1,5 @@
 // The identity preconditioner and the CSR operator on every backend.
-#include "factord/krylov/operator.h"
+#include "core/krylov/operator.h"
 
 #include "gtest/gtest.h"
 #include "tests/core/krylov/krylov_test_systems.h"

@@ -1,4 +1,4 @@
-#include "factord/krylov/preconditioned_solve.h"
+#include "core/krylov/preconditioned_solve.h"
 
 #include <vector>
 

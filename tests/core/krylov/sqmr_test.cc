@@ -1,9 +1,9 @@
 // SQMR for symmetric indefinite systems: an indefinite matrix that CG
 // cannot solve, an indefinite diagonal preconditioner, the q'Aq = 0
 // breakdown, cancellation.
-#include "factord/krylov/sqmr.h"
+#include "core/krylov/sqmr.h"
 
-#include "factord/krylov/cg.h"
+#include "core/krylov/cg.h"
 #include "gtest/gtest.h"
 #include "tests/core/krylov/krylov_test_systems.h"
 

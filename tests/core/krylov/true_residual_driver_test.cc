@@ -1,7 +1,7 @@
 // The true-residual loop: a cycle whose estimate lies is restarted and then
 // stopped as stagnated; a cycle that writes NaN leaves the previous x; the
 // status comes from the true residual; cancellation between cycles.
-#include "src/krylov/true_residual_driver.h"
+#include "core/krylov/true_residual_driver.h"
 
 #include <cmath>
 

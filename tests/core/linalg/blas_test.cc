@@ -1,7 +1,7 @@
 // The vector-kernel dispatch: every backend gives the same answers (kCuda
 // through a registered host-run device backend,
 // tests/core/linalg/reference_device_kernels.h).
-#include "src/linalg/blas.h"
+#include "core/linalg/blas.h"
 
 #include <vector>
 

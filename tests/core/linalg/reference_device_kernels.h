@@ -2,7 +2,7 @@
 // DeviceKernels runs the reference kernel on the host, counts its calls and
 // can be told to fail, so that core's kCuda dispatch (registry -> context ->
 // entry point -> results, errors, budget) is tested in every build. The
-// emulated backend (tests/emulation/emulated_device_kernels.h) derives from
+// emulated backend (tests/core/device/emulated_device_kernels.h) derives from
 // it and replaces the custom kernels with the .cu sources under emulation.
 #ifndef FACTORD_TESTS_CORE_LINALG_REFERENCE_DEVICE_KERNELS_H_
 #define FACTORD_TESTS_CORE_LINALG_REFERENCE_DEVICE_KERNELS_H_
@@ -14,9 +14,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/blas/blas_kernels.h"
-#include "kernels/device/device_kernels.h"
-#include "kernels/sparse/spmv_kernels.h"
+#include "core/linalg/kernels/blas_kernels.h"
+#include "core/device/device_kernels.h"
+#include "core/linalg/kernels/spmv_kernels.h"
 
 namespace factord::testing {
 

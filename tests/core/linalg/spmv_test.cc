@@ -1,5 +1,5 @@
 // The SpMV dispatch: every backend computes the same product.
-#include "src/linalg/spmv.h"
+#include "core/linalg/spmv.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // AssembleFromCoo and CsrBuilder: tiny inputs with known results, every
 // error with its entry named, chunk boundaries inside rows, and agreement
 // with the Matrix Market reader on a real matrix.
-#include "factord/matrix/assemble.h"
+#include "core/matrix/assemble.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "factord/matrix/matrix_market.h"
-#include "factord/matrix/validate.h"
+#include "core/matrix/matrix_market.h"
+#include "core/matrix/validate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_data.h"

@@ -2,8 +2,8 @@
 // general matrix returned unchanged, agreement with MultiplyUploaded.
 #include <vector>
 
-#include "factord/matrix/csr.h"
-#include "factord/solver/residual.h"
+#include "core/matrix/csr.h"
+#include "core/solver/residual.h"
 #include "gtest/gtest.h"
 
 namespace factord {

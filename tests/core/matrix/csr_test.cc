@@ -1,10 +1,10 @@
 // PatternHash: equal patterns hash equal whatever the values; any change of
 // dimensions, structure or index arrays changes the hash.
-#include "factord/matrix/csr.h"
+#include "core/matrix/csr.h"
 
 #include <set>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

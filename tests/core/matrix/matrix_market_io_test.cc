@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_data.h"

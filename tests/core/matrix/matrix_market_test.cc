@@ -1,13 +1,13 @@
 // ParseMatrixMarket: tiny hand-written files for each format and each error
 // (every message checked for its line and its problem), then every real
 // matrix of tests/data and ../shared/data/matrices.
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 
 #include <filesystem>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "factord/matrix/validate.h"
+#include "core/matrix/validate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_data.h"

@@ -1,5 +1,5 @@
 // The scanning helpers of the text readers.
-#include "src/matrix/text_lines.h"
+#include "core/matrix/text_lines.h"
 
 #include <limits>
 

@@ -1,12 +1,12 @@
 // ValidateCsr: each rule broken once on a tiny matrix, the message checked
 // for the offending entry; real matrices pass.
-#include "factord/matrix/validate.h"
+#include "core/matrix/validate.h"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_data.h"

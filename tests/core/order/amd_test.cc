@@ -1,4 +1,4 @@
-#include "factord/order/amd.h"
+#include "core/order/amd.h"
 
 #include <algorithm>
 #include <numeric>

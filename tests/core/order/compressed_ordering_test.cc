@@ -1,14 +1,14 @@
 // The compressed-graph ordering of 2x2 candidates (S1 §II, Duff & Pralet):
 // the compressed pattern of a tiny hand-built graph, pairs consecutive in
 // the expanded permutation for every ordering, invalid pairs refused.
-#include "factord/order/compressed_ordering.h"
+#include "core/order/compressed_ordering.h"
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
-#include "factord/matrix/matrix_market.h"
-#include "factord/order/ordering.h"
+#include "core/matrix/matrix_market.h"
+#include "core/order/ordering.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

@@ -1,13 +1,13 @@
-#include "factord/order/gmc.h"
+#include "core/order/gmc.h"
 
 #include <algorithm>
 #include <memory>
 #include <numeric>
 #include <vector>
 
-#include "factord/matrix/csr.h"
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/solver.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/solver.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

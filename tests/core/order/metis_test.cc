@@ -1,4 +1,4 @@
-#include "factord/order/metis.h"
+#include "core/order/metis.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,9 +1,9 @@
-#include "factord/order/ordering.h"
+#include "core/order/ordering.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

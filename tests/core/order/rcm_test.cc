@@ -1,13 +1,13 @@
 // Reverse Cuthill-McKee: a shuffled path gets bandwidth 1, disconnected
 // components and isolated nodes are all ordered, the result is a
 // permutation, deterministic, and reduces the bandwidth of 494_bus.
-#include "factord/order/rcm.h"
+#include "core/order/rcm.h"
 
 #include <algorithm>
 #include <numeric>
 #include <random>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

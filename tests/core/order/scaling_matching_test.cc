@@ -8,9 +8,9 @@
 #include <random>
 #include <vector>
 
-#include "factord/order/scaling.h"
+#include "core/order/scaling.h"
 #include "gtest/gtest.h"
-#include "tests/core/factor/ldlt_test_util.h"
+#include "tests/core/ldlt/ldlt_test_util.h"
 
 namespace factord {
 namespace {

@@ -1,4 +1,4 @@
-#include "factord/order/scaling.h"
+#include "core/order/scaling.h"
 
 #include <cmath>
 

@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "factord/matrix/matrix_market.h"
-#include "factord/solver/residual.h"
-#include "factord/solver/solver.h"
+#include "core/matrix/matrix_market.h"
+#include "core/solver/residual.h"
+#include "core/solver/solver.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 

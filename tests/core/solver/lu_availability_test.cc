@@ -5,8 +5,8 @@
 // normal build with it, so CI checks both branches.
 #include <memory>
 
-#include "factord/matrix/csr.h"
-#include "factord/solver/solver.h"
+#include "core/matrix/csr.h"
+#include "core/solver/solver.h"
 #include "gtest/gtest.h"
 
 namespace factord {

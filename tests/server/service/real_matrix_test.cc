@@ -3,7 +3,7 @@
 // gives bitwise-identical solutions run to run.
 #include <cstring>
 
-#include "factord/matrix/matrix_market.h"
+#include "core/matrix/matrix_market.h"
 #include "server/service_fixture.h"
 #include "test_data.h"
 

@@ -1,0 +1,383 @@
+// Dense partial LDL^T of a front with 1x1 and 2x2 pivots (S1 §IV-B1, the
+// diagonal-block kernel; taken here to fronts of any size for the complete
+// factorization). The first p columns of an m x m symmetric front are the
+// fully summed ones; the kernel eliminates as many of them as pass the
+// threshold test and leaves the others alive, to be delayed to the parent
+// front (S2 §V push-back: the pivot moves to a later block instead of being
+// perturbed, so the inertia stays exact).
+//
+// Pivoting (S1 §IV-B1), all with threshold u on the whole column, update
+// rows included, so that |L| <= 1/u:
+//   static: 1x1 pivots in order, no threshold, only nonzero-ness;
+//   Bunch-Kaufman: 1x1 at j, else 1x1 at r (the largest entry of column j
+//     among the fully summed rows), else the 2x2 (j, r);
+//   rook: as Bunch-Kaufman, but when the 2x2 fails the search moves on to
+//     column r and repeats (a few steps).
+// A column that is numerically zero (diagonal and every entry below tiny)
+// is a zero pivot in any front: it is perturbed at once, not delayed.
+// With `force` (the root front) every column is eliminated: after the
+// threshold passes stall, the largest remaining pivot is taken without the
+// threshold, and a pivot below `tiny` is replaced by +-perturbation and
+// counted; the inertia is then unreliable.
+//
+// Right-looking, unblocked: O(p^2 m) work on the first p columns; the
+// update-row by update-row block (the contribution block) is NOT updated
+// here: the caller applies that Schur update with BLAS 3. Fronts wider than
+// one panel (32 fully summed columns) go through the blocked host driver
+// core/dense/kernels/dense_ldlt_blocked.h, which calls this routine unchanged below
+// that width.
+//
+// No allocation: the caller passes the workspaces. Host and device.
+#ifndef FACTORD_DENSE_KERNELS_DENSE_LDLT_H_
+#define FACTORD_DENSE_KERNELS_DENSE_LDLT_H_
+
+#include <cmath>
+
+#include "core/kernels/host_device.h"
+
+namespace factord::kernels {
+
+enum DensePivoting : int {
+  kDenseStatic = 0,
+  kDenseBunchKaufman = 1,
+  kDenseRook = 2
+};
+
+struct DenseLdltParams {
+  int pivoting = kDenseBunchKaufman;
+  double threshold = 0.01;     // u in (0, 0.5]
+  double tiny = 1e-13;         // |pivot| (|det| for 2x2) below this is zero
+  bool force = false;          // eliminate every column (root front)
+  double perturbation = 1e-8;  // magnitude of a perturbed pivot
+  // Delays are cheap while few: when more than delay_budget columns would
+  // be left alive, a second pass accepts pivots down to weak_threshold
+  // (still never below tiny), trading pivot growth, which iterative
+  // refinement absorbs, for fronts that do not snowball towards the root.
+  int delay_budget = 1 << 30;
+  double weak_threshold = 1e-10;
+  // A pivot that passes only the weak threshold is taken when the Schur
+  // update it makes stays below this bound (|l| |f| <= g^2 / |d| for a 1x1
+  // with column maximum g): weak pivots in a chain of fronts otherwise
+  // compound their growth (a column grown by one front's weak pivot is
+  // taken weakly again by its parent) until the contribution blocks lose
+  // every digit (|S| ~ 1e15 max|A| measured on an Ipopt KKT matrix, with a
+  // wrong inertia). Unbounded by default (the warp kernel does not apply
+  // it: it runs with the default).
+  double max_weak_update = HUGE_VAL;
+};
+
+struct DenseLdltCounts {
+  int eliminated = 0;  // q: pivots taken (a 2x2 counts 2)
+  int two_by_two = 0;  // number of 2x2 pivots
+  int perturbed = 0;   // pivots replaced by +-perturbation
+  int zero = 0;        // perturbed pivots whose value was exactly 0
+};
+
+namespace dense_ldlt {
+
+// Column-major access, leading dimension m.
+FACTORD_HOST_DEVICE inline double& At(double* f, int m, int i, int j) {
+  return f[static_cast<long>(j) * m + i];
+}
+
+// max |F(i, j)| over alive fully summed rows and all update rows, skipping
+// rows skip1 and skip2.
+FACTORD_HOST_DEVICE inline double ColumnMax(double* f, int m, int p,
+                                            const int* alive, int num_alive,
+                                            int j, int skip1, int skip2) {
+  double best = 0;
+  for (int t = 0; t < num_alive; ++t) {
+    const int i = alive[t];
+    if (i == skip1 || i == skip2) continue;
+    const double v = fabs(At(f, m, i, j));
+    if (v > best) best = v;
+  }
+  for (int i = p; i < m; ++i) {
+    const double v = fabs(At(f, m, i, j));
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+// Updates of an elimination run over whole columns (rows 0..m-1): rows of
+// columns already eliminated receive harmless garbage there (a pivot
+// column's L entries are only read on rows alive at its elimination, and
+// the upper triangle of eliminated rows is never read), and in exchange the
+// loops are contiguous and vectorize.
+
+// Eliminates the 1x1 pivot j (value d) from the alive columns.
+FACTORD_HOST_DEVICE inline void Eliminate1x1(double* f, int m, int p,
+                                             const int* alive, int num_alive,
+                                             int j, double d) {
+  const double inv = 1.0 / d;
+  double* col_j = &At(f, m, 0, j);
+  for (int t = 0; t < num_alive; ++t) {
+    const int k = alive[t];
+    if (k == j) continue;
+    const double wk = col_j[k] * inv;  // l_k
+    if (wk == 0) continue;
+    double* col_k = &At(f, m, 0, k);
+    for (int i = 0; i < m; ++i) col_k[i] -= col_j[i] * wk;
+  }
+  for (int i = 0; i < m; ++i) col_j[i] *= inv;
+}
+
+// Eliminates the 2x2 pivot (j, r) with D = [a b; b c].
+FACTORD_HOST_DEVICE inline void Eliminate2x2(double* f, int m, int p,
+                                             const int* alive, int num_alive,
+                                             int j, int r, double a, double b,
+                                             double c) {
+  const double det = a * c - b * b;
+  const double i11 = c / det, i12 = -b / det, i22 = a / det;
+  double* col_j = &At(f, m, 0, j);
+  double* col_r = &At(f, m, 0, r);
+  for (int t = 0; t < num_alive; ++t) {
+    const int k = alive[t];
+    if (k == j || k == r) continue;
+    const double fj = col_j[k], fr = col_r[k];
+    const double lj = fj * i11 + fr * i12, lr = fj * i12 + fr * i22;
+    if (lj == 0 && lr == 0) continue;
+    double* col_k = &At(f, m, 0, k);
+    for (int i = 0; i < m; ++i) col_k[i] -= col_j[i] * lj + col_r[i] * lr;
+  }
+  for (int i = 0; i < m; ++i) {
+    const double fj = col_j[i], fr = col_r[i];
+    col_j[i] = fj * i11 + fr * i12;
+    col_r[i] = fj * i12 + fr * i22;
+  }
+}
+
+FACTORD_HOST_DEVICE inline void RemoveAlive(int* alive, int* num_alive, int j) {
+  int t = 0;
+  while (alive[t] != j) ++t;
+  for (; t + 1 < *num_alive; ++t) alive[t] = alive[t + 1];
+  --*num_alive;
+}
+
+// The threshold test of a 2x2 pivot (MA57's): |D^{-1}| [g_j; g_r] <= 1/u.
+FACTORD_HOST_DEVICE inline bool Accept2x2(double a, double b, double c,
+                                          double g_j, double g_r, double u,
+                                          double tiny) {
+  const double det = a * c - b * b;
+  const double scale = fabs(a * c) + b * b;
+  if (!(fabs(det) > tiny * fabs(b)) || !(fabs(det) > 1e-14 * scale)) {
+    return false;
+  }
+  return (fabs(c) * g_j + fabs(b) * g_r) * u <= fabs(det) &&
+         (fabs(b) * g_j + fabs(a) * g_r) * u <= fabs(det);
+}
+
+// The 1x1 test: threshold u (|l| <= 1/u); in the weak pass (u below
+// strong_u) a pivot that fails strong_u must also keep its Schur update
+// g^2 / |a| below max_update (DenseLdltParams::max_weak_update).
+FACTORD_HOST_DEVICE inline bool Accept1x1(double a, double g, double u,
+                                          double strong_u, double max_update,
+                                          double tiny) {
+  if (!(fabs(a) > tiny) || !(fabs(a) >= u * g)) return false;
+  return u >= strong_u || fabs(a) >= strong_u * g ||
+         g * g <= max_update * fabs(a);
+}
+
+// The 2x2 test of Accept2x2 with the weak pass' bound on the update:
+// (|l_j| g_j + |l_r| g_r) <= max_update, |l| bounded by |D^{-1}| [g_j; g_r].
+FACTORD_HOST_DEVICE inline bool Accept2x2Bounded(double a, double b, double c,
+                                                 double g_j, double g_r,
+                                                 double u, double strong_u,
+                                                 double max_update,
+                                                 double tiny) {
+  if (!Accept2x2(a, b, c, g_j, g_r, u, tiny)) return false;
+  if (u >= strong_u || Accept2x2(a, b, c, g_j, g_r, strong_u, tiny)) {
+    return true;
+  }
+  const double det = fabs(a * c - b * b);
+  const double l_j = (fabs(c) * g_j + fabs(b) * g_r) / det;
+  const double l_r = (fabs(b) * g_j + fabs(a) * g_r) / det;
+  return l_j * g_j + l_r * g_r <= max_update;
+}
+
+}  // namespace dense_ldlt
+
+// Partial factorization of the first p columns of the m x m symmetric front
+// `f` (column-major, leading dimension m; the p x p leading block holds both
+// triangles, rows p..m-1 of columns 0..p-1 hold the lower rectangle; the
+// trailing block is not read or written).
+// On return:
+//   order[0..q): local indices of the eliminated columns in pivot order;
+//   size[t] = 1 for a 1x1, 2 for the first of a 2x2 pair, 0 for its second,
+//     -1 for a perturbed 1x1 (numerically zero: counted as a zero pivot);
+//   d_diag[t], d_off[t] (= D(t+1, t) for the first of a 2x2, else 0);
+//   order[q..p): the columns left alive (delayed), in their local order.
+// Column order[t] of f holds L's column t on the rows alive after pivot t
+// (later pivots, delayed columns, update rows). The alive rows of alive
+// columns hold their Schur complement. `work` has p ints.
+FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
+    double* f, int m, int p, const DenseLdltParams& params, int* order,
+    int* size, double* d_diag, double* d_off, int* work) {
+  using dense_ldlt::At;
+  DenseLdltCounts counts;
+  int* alive = work;
+  int num_alive = p;
+  for (int t = 0; t < p; ++t) alive[t] = t;
+  const double tiny = params.tiny;
+  int q = 0;
+  auto take1 = [&](int j, double d, int pivot_size = 1) {
+    dense_ldlt::Eliminate1x1(f, m, p, alive, num_alive, j, d);
+    dense_ldlt::RemoveAlive(alive, &num_alive, j);
+    order[q] = j;
+    size[q] = pivot_size;
+    d_diag[q] = d;
+    d_off[q] = 0;
+    ++q;
+  };
+  auto take2 = [&](int j, int r) {
+    const double a = At(f, m, j, j), b = At(f, m, r, j), c = At(f, m, r, r);
+    dense_ldlt::Eliminate2x2(f, m, p, alive, num_alive, j, r, a, b, c);
+    dense_ldlt::RemoveAlive(alive, &num_alive, j);
+    dense_ldlt::RemoveAlive(alive, &num_alive, r);
+    order[q] = j;
+    order[q + 1] = r;
+    size[q] = 2;
+    size[q + 1] = 0;
+    d_diag[q] = a;
+    d_diag[q + 1] = c;
+    d_off[q] = b;
+    d_off[q + 1] = 0;
+    q += 2;
+    ++counts.two_by_two;
+  };
+  auto perturb = [&](int j) {
+    const double a = At(f, m, j, j);
+    if (a == 0) ++counts.zero;
+    ++counts.perturbed;
+    take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+  };
+  // The largest |F(i, j)| over alive fully summed rows i != j, or -1.
+  auto partner = [&](int j) {
+    int best = -1;
+    double best_v = 0;
+    for (int t = 0; t < num_alive; ++t) {
+      const int i = alive[t];
+      const double v = fabs(At(f, m, i, j));
+      if (i != j && v > best_v) {
+        best_v = v;
+        best = i;
+      }
+    }
+    return best;
+  };
+  double u = params.threshold;
+  // Tries to take a pivot starting from candidate column j.
+  auto try_pivot = [&](int j) -> bool {
+    const double a = At(f, m, j, j);
+    if (params.pivoting == kDenseStatic) {
+      if (fabs(a) > tiny) {
+        take1(j, a);
+        return true;
+      }
+      return false;
+    }
+    const int steps = params.pivoting == kDenseRook ? 4 : 1;
+    for (int step = 0; step < steps; ++step) {
+      const double ajj = At(f, m, j, j);
+      const double g_j =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, -1);
+      if (dense_ldlt::Accept1x1(ajj, g_j, u, params.threshold,
+                                params.max_weak_update, tiny)) {
+        take1(j, ajj);
+        return true;
+      }
+      if (fabs(ajj) <= tiny && g_j <= tiny) {
+        // A numerically zero column stays zero whatever is eliminated
+        // later (its entries are fully summed): delaying cannot help, so
+        // it is the zero pivot it is, perturbed and counted here.
+        perturb(j);
+        return true;
+      }
+      const int r = partner(j);
+      if (r < 0) return false;
+      const double arr = At(f, m, r, r);
+      const double g_r =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, -1);
+      if (dense_ldlt::Accept1x1(arr, g_r, u, params.threshold,
+                                params.max_weak_update, tiny)) {
+        take1(r, arr);
+        return true;
+      }
+      const double g_j2 =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, r);
+      const double g_r2 =
+          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, j);
+      if (dense_ldlt::Accept2x2Bounded(ajj, At(f, m, r, j), arr, g_j2, g_r2, u,
+                                       params.threshold, params.max_weak_update,
+                                       tiny)) {
+        take2(j, r);
+        return true;
+      }
+      j = r;  // rook: continue the search from the partner's column
+    }
+    return false;
+  };
+
+  // Threshold passes: cycle through the alive columns until a whole cycle
+  // takes no pivot; then, over the delay budget, the weak threshold.
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      if (num_alive <= params.delay_budget || params.force) break;
+      u = params.weak_threshold;
+    }
+    // Sweeps over the alive columns, each tested once per sweep, repeated
+    // while a sweep takes a pivot (re-testing every failed column after
+    // each pivot would cost O(p^2 m) on fronts with many delays).
+    bool progress = true;
+    while (progress && num_alive > 0 &&
+           (pass == 0 || num_alive > params.delay_budget)) {
+      progress = false;
+      int cursor = 0;
+      while (cursor < num_alive &&
+             (pass == 0 || num_alive > params.delay_budget)) {
+        if (try_pivot(alive[cursor])) {
+          progress = true;  // the list shifted: test the same position
+        } else {
+          ++cursor;
+        }
+      }
+    }
+  }
+  counts.eliminated = q;
+  if (!params.force) {
+    for (int t = 0; t < num_alive; ++t) order[q + t] = alive[t];
+    return counts;
+  }
+  // Root: eliminate the rest without the threshold, perturbing what is
+  // numerically zero (the last resort; the caller flags the inertia).
+  while (num_alive > 0) {
+    int j = alive[0];
+    for (int t = 1; t < num_alive; ++t) {
+      if (fabs(At(f, m, alive[t], alive[t])) > fabs(At(f, m, j, j))) {
+        j = alive[t];
+      }
+    }
+    const double a = At(f, m, j, j);
+    if (fabs(a) > tiny) {
+      take1(j, a);
+      continue;
+    }
+    const int r = partner(j);
+    if (r >= 0) {
+      const double b = At(f, m, r, j), c = At(f, m, r, r);
+      const double det = a * c - b * b;
+      if (fabs(det) > tiny * fabs(b) &&
+          fabs(det) > 1e-14 * (fabs(a * c) + b * b)) {
+        take2(j, r);
+        continue;
+      }
+    }
+    perturb(j);
+  }
+  counts.eliminated = q;
+  return counts;
+}
+
+}  // namespace factord::kernels
+
+#endif  // FACTORD_DENSE_KERNELS_DENSE_LDLT_H_

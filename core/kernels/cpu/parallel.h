@@ -1,0 +1,68 @@
+// The one way the cpu kernels run in parallel: a tbb::task_arena of
+// ctx.threads threads and tbb::parallel_for with static partitioning over a
+// number of chunks fixed by the problem size, so that which chunk computes
+// what never depends on scheduling. One arena per thread count is kept for
+// the life of the process (creating one per call costs more than a small
+// kernel).
+#ifndef FACTORD_KERNELS_CPU_PARALLEL_H_
+#define FACTORD_KERNELS_CPU_PARALLEL_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "core/base/exec_context.h"
+#include "core/kernels/cpu/tsan_handoff.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_for.h"
+#include "tbb/partitioner.h"
+#include "tbb/task_arena.h"
+
+namespace factord::kernels::cpu {
+
+inline tbb::task_arena& ArenaFor(int threads) {
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<tbb::task_arena>>* arenas =
+      new std::map<int, std::unique_ptr<tbb::task_arena>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& arena = (*arenas)[threads];
+  if (arena == nullptr) arena = std::make_unique<tbb::task_arena>(threads);
+  return *arena;
+}
+
+// Calls body(chunk) for chunk in [0, num_chunks), in parallel when
+// ctx.threads > 1 and there is more than one chunk. body must only write
+// data owned by its chunk.
+template <typename Body>
+void ForEachChunk(const ExecContext& ctx, int64_t num_chunks, Body&& body) {
+  if (num_chunks <= 0) return;
+  const int threads = std::max(1, ctx.threads);
+  if (threads == 1 || num_chunks == 1) {
+    for (int64_t c = 0; c < num_chunks; ++c) body(c);
+    return;
+  }
+  ExecuteWithHandoff(ArenaFor(threads), [&] {
+    TsanHandoff handoff;
+    handoff.Fork();
+    tbb::parallel_for(
+        tbb::blocked_range<int64_t>(0, num_chunks),
+        [&](const tbb::blocked_range<int64_t>& range) {
+          handoff.Enter();
+          for (int64_t c = range.begin(); c < range.end(); ++c) body(c);
+          handoff.Leave();
+        },
+        tbb::static_partitioner());
+    handoff.Join();
+  });
+}
+
+// Number of chunks of `chunk` items covering n items.
+inline int64_t ChunkCount(int64_t n, int64_t chunk) {
+  return (n + chunk - 1) / chunk;
+}
+
+}  // namespace factord::kernels::cpu
+
+#endif  // FACTORD_KERNELS_CPU_PARALLEL_H_

@@ -1,0 +1,56 @@
+// The analysis of method ldlt: the symbolic structure and, with the
+// matching-based scaling, the 2x2 pivot candidates the ordering imposed
+// (S1 §II). Taken from the values of the matrix given to Analyze and reused
+// unchanged by every factorization made with it (new values, same pattern);
+// the scaling itself is recomputed at each factorization.
+#ifndef FACTORD_LDLT_LDLT_ANALYSIS_H_
+#define FACTORD_LDLT_LDLT_ANALYSIS_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/solver/solver.h"
+#include "core/ldlt/ldlt_symbolic.h"
+
+namespace factord::internal {
+
+class LdltAnalysis final : public Analysis {
+ public:
+  // `pairs`: the imposed 2x2 candidates (original indices, i then j in the
+  // elimination order), empty when none were.
+  LdltAnalysis(Method method, int64_t nnz, LdltSymbolic sym,
+               std::vector<std::pair<int32_t, int32_t>> pairs)
+      : method_(method),
+        nnz_(nnz),
+        sym_(std::move(sym)),
+        pairs_(std::move(pairs)) {}
+  Method method() const override { return method_; }
+  int64_t bytes() const override {
+    return sym_.bytes() +
+           static_cast<int64_t>(pairs_.size() * 2 * sizeof(int32_t));
+  }
+  int64_t factor_bytes_estimate() const override {
+    // L and D, a margin for delayed pivots, the gathered values and the
+    // largest front being factorized.
+    return static_cast<int64_t>(1.25 * sym_.nnz_factor * sizeof(double)) +
+           sym_.nnz_factor / 4 * sizeof(int32_t) +
+           static_cast<int64_t>(sym_.col_rows.size()) * sizeof(double) +
+           2 * sym_.max_front * sym_.max_front * int64_t{sizeof(double)};
+  }
+  int64_t nnz() const { return nnz_; }
+  const LdltSymbolic& symbolic() const { return sym_; }
+  const std::vector<std::pair<int32_t, int32_t>>& pairs() const {
+    return pairs_;
+  }
+
+ private:
+  Method method_;
+  int64_t nnz_;
+  LdltSymbolic sym_;
+  std::vector<std::pair<int32_t, int32_t>> pairs_;
+};
+
+}  // namespace factord::internal
+
+#endif  // FACTORD_LDLT_LDLT_ANALYSIS_H_

@@ -1,0 +1,280 @@
+// Multifrontal front processing (see ldlt_front.h). The front is an m x m
+// dense column-major matrix over [delayed from children | own columns |
+// update rows]; its first p = delayed + own columns are fully summed.
+// Assembly writes the lower triangle only (the assembly plan's positions
+// are monotone, so a child's lower triangle lands in the parent's) and then
+// mirrors the fully summed block, which the dense kernel reads whole: the
+// upper entries get the same sums in the same order as the lower ones.
+#include "core/ldlt/ldlt_front.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <vector>
+
+#include "core/dense/kernels/dense_ldlt_blocked.h"
+
+namespace factord::internal {
+namespace {
+constexpr int kMinDelayBudget = 0;
+// A thread keeps at most this many doubles (8 MB) per scratch array.
+constexpr size_t kKeepDoubles = size_t{1} << 20;
+
+// Grows v to at least `size` entries (allocates only when it must).
+template <typename T>
+T* Grow(std::vector<T>& v, int64_t size) {
+  if (static_cast<int64_t>(v.size()) < size) v.resize(size);
+  return v.data();
+}
+
+template <typename T>
+void Release(std::vector<T>& v) {
+  if (v.capacity() > kKeepDoubles) std::vector<T>().swap(v);
+}
+}  // namespace
+
+void FrontFactors::Allocate(const LdltSymbolic& sym) {
+  fronts = std::vector<FrontFactor>(sym.num_fronts());
+  const int64_t l_size =
+      sym.factor_offset.empty() ? 0 : sym.factor_offset.back();
+  const int64_t row_size = sym.row_offset.empty() ? 0 : sym.row_offset.back();
+  l_pool = std::make_unique_for_overwrite<double[]>(l_size);
+  row_pool = std::make_unique_for_overwrite<int32_t[]>(row_size);
+  d_pool = std::make_unique_for_overwrite<double[]>(2 * sym.n);
+  pivot_pool = std::make_unique_for_overwrite<int8_t[]>(sym.n);
+  pool_bytes = (l_size + 2 * sym.n) * int64_t{sizeof(double)} +
+               row_size * int64_t{sizeof(int32_t)} + sym.n;
+}
+
+int64_t FrontFactors::bytes() const {
+  int64_t bytes = pool_bytes;
+  for (const FrontFactor& fr : fronts) {
+    if (fr.own == nullptr) continue;
+    bytes += fr.own->bytes;
+  }
+  return bytes;
+}
+
+void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
+  const int64_t m = sym.max_front;
+  Grow(front, m * m);
+  Grow(d_diag, m);
+  Grow(d_off, m);
+  Grow(order, m);
+  Grow(size, m);
+  Grow(local_row, m);
+  Grow(child_row, m);
+  Grow(dense_work, m);
+  Grow(global, m);
+  Grow(w, sym.max_update_panel);
+  Grow(stack, stack_top + sym.max_stack);
+}
+
+void FrontWorkspace::Trim() {
+  Release(front);
+  Release(w);
+  if (stack_top == 0) Release(stack);
+}
+
+FrontWorkspace& ThreadFrontWorkspace() {
+  thread_local FrontWorkspace workspace;
+  return workspace;
+}
+
+void FactorizeFront(const LdltSymbolic& sym, int32_t f,
+                    std::span<const double> values,
+                    std::span<ContributionBlock> cbs, bool cb_on_stack,
+                    const kernels::DenseLdltParams& params,
+                    SchurUpdateFn schur_update, FrontWorkspace& ws,
+                    FrontFactors* factors, FrontCounts* counts) {
+  const int32_t col_begin = sym.front_begin[f];
+  const int32_t col_end = sym.front_begin[f + 1];
+  const int k = col_end - col_begin;
+  const int64_t upd_begin = sym.update_ptr[f];
+  const int r = static_cast<int>(sym.update_ptr[f + 1] - upd_begin);
+  const std::span<const int32_t> kids(sym.children.data() + sym.child_ptr[f],
+                                      sym.child_ptr[f + 1] - sym.child_ptr[f]);
+  int nd = 0;
+  for (int32_t kid : kids) nd += cbs[kid].num_delayed;
+  const int p = nd + k;
+  const int m = p + r;
+  counts->max_front = std::max<int64_t>(counts->max_front, m);
+
+  // Local numbering: delayed variables, own columns, update rows.
+  int32_t* global = Grow(ws.global, m);
+  {
+    int t = 0;
+    for (int32_t kid : kids) {
+      for (int32_t v : cbs[kid].delayed_rows) global[t++] = v;
+    }
+    for (int32_t c = col_begin; c < col_end; ++c) global[t++] = c;
+    for (int i = 0; i < r; ++i) global[t++] = sym.update_rows[upd_begin + i];
+  }
+
+  // The lower triangle and the whole fully summed block start at zero.
+  double* front = Grow(ws.front, static_cast<int64_t>(m) * m);
+  auto at = [&](int i, int j) -> double& {
+    return front[static_cast<size_t>(j) * m + i];
+  };
+  for (int j = 0; j < m; ++j) {
+    const int first = j < p ? 0 : j;
+    std::memset(&at(first, j), 0, sizeof(double) * (m - first));
+  }
+  // Assembly: original entries at the plan's local rows ...
+  for (int32_t c = col_begin; c < col_end; ++c) {
+    double* col = &at(nd, nd + (c - col_begin));
+    for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
+      col[sym.entry_local[e]] += values[e];
+    }
+  }
+  // ... and the children's contribution blocks (extend-add): a child's
+  // delayed rows go to its part of the delayed section, its update rows to
+  // the plan's positions shifted by the delays.
+  int* child_row = Grow(ws.child_row, m);
+  int delayed_base = 0;
+  int64_t stack_floor = ws.stack_top;
+  for (int32_t kid : kids) {
+    ContributionBlock& cb = cbs[kid];
+    const int rc = cb.size, ndc = cb.num_delayed;
+    const int32_t* plan = sym.update_local.data() + sym.update_ptr[kid];
+    assert(rc == ndc + sym.update_ptr[kid + 1] - sym.update_ptr[kid]);
+    for (int a = 0; a < ndc; ++a) child_row[a] = delayed_base + a;
+    for (int a = ndc; a < rc; ++a) child_row[a] = nd + plan[a - ndc];
+    const double* packed = cb.stack_offset >= 0
+                               ? ws.stack.data() + cb.stack_offset
+                               : cb.values.data();
+    for (int b = 0; b < rc; ++b) {
+      double* col = &at(0, child_row[b]);
+      const double* src = packed + PackedColumn(rc, b) - b;
+      for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
+    }
+    delayed_base += ndc;
+    if (cb.stack_offset >= 0) {
+      stack_floor = std::min(stack_floor, cb.stack_offset);
+    }
+    cb = ContributionBlock();  // read once: release it
+  }
+  ws.stack_top = stack_floor;  // the children were the top of the stack
+  for (int j = 0; j < p; ++j) {
+    for (int i = j + 1; i < p; ++i) at(j, i) = at(i, j);
+  }
+
+  // Partial factorization of the fully summed columns.
+  kernels::DenseLdltParams front_params = params;
+  front_params.force = sym.front_parent[f] == -1;
+  // Delays beyond a quarter of the own columns snowball towards the root.
+  front_params.delay_budget = std::max(kMinDelayBudget, k / 4);
+  // Blocked (BLAS 3) beyond one panel; exactly DensePartialLdlt below.
+  int* order = Grow(ws.order, p);
+  int* size = Grow(ws.size, p);
+  double* d_diag = Grow(ws.d_diag, p);
+  double* d_off = Grow(ws.d_off, p);
+  const kernels::DenseLdltCounts dense = DenseBlockedPartialLdlt(
+      front, m, p, front_params, order, size, d_diag, d_off,
+      /*panel_width=*/32, Grow(ws.dense_work, p));
+  const int q = dense.eliminated;
+  const int nd_out = p - q;
+  const int rc = nd_out + r;
+  counts->delayed += nd_out;
+  counts->two_by_two += dense.two_by_two;
+  counts->perturbed += dense.perturbed;
+
+  // The factor: rows are the pivots in order, then the delayed columns,
+  // then the update rows (m in all). Without delays from the children it
+  // fits the analysis' slot; otherwise the front owns its storage.
+  int* local_row = Grow(ws.local_row, m);
+  for (int t = 0; t < p; ++t) local_row[t] = order[t];
+  for (int i = 0; i < r; ++i) local_row[p + i] = p + i;
+  const int ld = m;
+  FrontFactor& fr = factors->fronts[f];
+  fr.q = q;
+  if (nd == 0) {
+    fr.rows = {factors->row_pool.get() + sym.row_offset[f],
+               static_cast<size_t>(ld)};
+    fr.l = {factors->l_pool.get() + sym.factor_offset[f],
+            static_cast<size_t>(ld) * q};
+    fr.d_diag = {factors->d_pool.get() + col_begin, static_cast<size_t>(q)};
+    fr.d_off = {factors->d_pool.get() + sym.n + col_begin,
+                static_cast<size_t>(q)};
+    fr.pivot_size = {factors->pivot_pool.get() + col_begin,
+                     static_cast<size_t>(q)};
+  } else {
+    const size_t l_size = static_cast<size_t>(ld) * q;
+    fr.own = std::make_unique<FrontFactor::Storage>();
+    fr.own->doubles = std::make_unique_for_overwrite<double[]>(l_size + 2 * q);
+    fr.own->rows = std::make_unique_for_overwrite<int32_t[]>(ld);
+    fr.own->sizes = std::make_unique_for_overwrite<int8_t[]>(q);
+    fr.own->bytes = static_cast<int64_t>((l_size + 2 * q) * sizeof(double) +
+                                         ld * sizeof(int32_t) + q);
+    double* base = fr.own->doubles.get();
+    fr.rows = {fr.own->rows.get(), static_cast<size_t>(ld)};
+    fr.l = {base, l_size};
+    fr.d_diag = {base + l_size, static_cast<size_t>(q)};
+    fr.d_off = {base + l_size + q, static_cast<size_t>(q)};
+    fr.pivot_size = {fr.own->sizes.get(), static_cast<size_t>(q)};
+  }
+  for (int t = 0; t < ld; ++t) fr.rows[t] = global[local_row[t]];
+  for (int t = 0; t < q; ++t) {
+    fr.d_diag[t] = d_diag[t];
+    fr.d_off[t] = d_off[t];
+    fr.pivot_size[t] = static_cast<int8_t>(size[t]);
+  }
+  for (int t = 0; t < q; ++t) {
+    double* col = &fr.l[static_cast<size_t>(t) * ld];
+    const int lj = order[t];
+    // Rows after the pivot (a 2x2 partner's entry is part of D, not L).
+    const int first = fr.pivot_size[t] == 2 ? t + 2 : t + 1;
+    std::fill(col, col + first, 0.0);
+    col[t] = 1.0;
+    for (int s = first; s < ld; ++s) col[s] = at(local_row[s], lj);
+  }
+
+  // Contribution block: delayed and update rows, Schur-updated.
+  if (sym.front_parent[f] != -1) {
+    if (r > 0 && q > 0) {
+      // W = L_u D over the update rows, then S -= L_u W^T.
+      const double* lu = fr.l.data() + q + nd_out;
+      double* w = Grow(ws.w, static_cast<int64_t>(r) * q);
+      for (int t = 0; t < q; ++t) {
+        const double* l0 = lu + static_cast<size_t>(t) * ld;
+        double* w0 = w + static_cast<size_t>(t) * r;
+        if (fr.pivot_size[t] == 2) {
+          const double* l1 = l0 + ld;
+          double* w1 = w0 + r;
+          const double a = fr.d_diag[t], b = fr.d_off[t], c = fr.d_diag[t + 1];
+          for (int i = 0; i < r; ++i) {
+            w0[i] = l0[i] * a + l1[i] * b;
+            w1[i] = l0[i] * b + l1[i] * c;
+          }
+          ++t;
+        } else {
+          const double d = fr.d_diag[t];
+          for (int i = 0; i < r; ++i) w0[i] = l0[i] * d;
+        }
+      }
+      schur_update(r, q, lu, ld, w, r, &at(p, p), m);
+    }
+    ContributionBlock& cb = cbs[f];
+    cb.num_delayed = nd_out;
+    cb.size = rc;
+    cb.delayed_rows.assign(fr.rows.begin() + q, fr.rows.begin() + q + nd_out);
+    double* packed;
+    if (cb_on_stack) {
+      cb.stack_offset = ws.stack_top;
+      ws.stack_top += PackedSize(rc);
+      packed = Grow(ws.stack, ws.stack_top) + cb.stack_offset;
+    } else {
+      cb.stack_offset = -1;
+      cb.values.resize(PackedSize(rc));
+      packed = cb.values.data();
+    }
+    for (int b = 0; b < rc; ++b) {
+      const int lb = local_row[q + b];
+      double* dst = packed + PackedColumn(rc, b) - b;
+      for (int a = b; a < rc; ++a) dst[a] = at(local_row[q + a], lb);
+    }
+  }
+  ws.Trim();
+}
+
+}  // namespace factord::internal

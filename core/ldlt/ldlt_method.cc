@@ -1,0 +1,416 @@
+// Method ldlt: the complete multifrontal LDL^T for symmetric indefinite
+// matrices (S1 taken to full fill, with S2 §V push-back of the pivots a
+// front cannot supply), the direct path of an interior-point code.
+//
+// Analysis (pattern and options, reused unchanged when the values change):
+// fill-reducing ordering (AMD by default, METIS, RCM or natural), etree,
+// postorder, column counts, amalgamated fronts, the gather map, and the
+// memory estimate. With Scaling::kMatching it is also value-dependent (S1
+// §II, Duff & Pralet's compressed ordering, MUMPS ICNTL(12) = 2): the
+// matching's 2x2 candidates on the values given to Analyze are ordered as
+// one node each, eliminated consecutively and kept in one front, and later
+// factorizations keep them whatever their values. Factorization: the IPM shifts
+// added to the stored values, Ruiz (or, with Scaling::kMatching, the
+// matching-based) scaling recomputed from them, the front tree factorized
+// (threshold 1x1/2x2 pivoting inside each front, delays to the parent,
+// perturbation only at a root), inertia counted from D. Solve: front-wise
+// triangular solves and iterative refinement on the matrix as uploaded until
+// the backward error stops improving.
+//
+// Pivoting policy (core/dense/kernels/dense_ldlt.h): threshold u = 0.01 first;
+// a front may delay up to a quarter of its own columns, beyond that it takes
+// pivots down to a weak threshold 1e-10 (never below the zero-pivot
+// tolerance 1e-13 max|S A S|), so that delays do not snowball into a dense
+// root on ill-conditioned late IPM iterations; refinement absorbs the pivot
+// growth. Such a weak pivot is taken only while its Schur update stays
+// below kMaxWeakGrowth max|S A S|: a column that a child's weak pivot grew
+// is not taken weakly again, so that growth does not compound up a chain of
+// delaying fronts (it did, to |S| ~ 1e15 max|S A S| and a wrong inertia, on
+// an Ipopt KKT matrix of CONT-050: tests/core/ldlt/
+// ldlt_delayed_pivots_test.cc). A numerically zero column is a zero pivot in
+// any front.
+//
+// Check: after the factorization, ||B x - L D L^T x|| / (||B|| ||x||) on
+// one fixed x (ldlt_factor_check.h; about the cost of a solve). Beyond
+// kMaxFactorResidual the factor is worse than the pivoting policy can make
+// it and the inertia is reported unreliable (status stays kOk: the solve
+// may still converge by refinement).
+//
+// Limits: the symbolic structure assumes no delays, so heavy delaying grows
+// fronts beyond the estimate; fronts with more than 32 fully summed columns
+// use the blocked kernel (dense_ldlt_blocked.h), but the forced elimination
+// at a root is unblocked; perturbed pivots (numerically singular
+// matrices) make the inertia unreliable and the status kPerturbed. Refinement
+// runs against the matrix as uploaded (unshifted): with large IPM shifts it
+// stops at the first step that halves neither the relative residual nor the
+// backward error. The factor lives in slots sized by the analysis; only
+// fronts that received delayed pivots allocate their own storage.
+// block_ildlt (the incomplete variant) is routed to
+// core/block_ildlt/block_ildlt_method.cc.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/base/timer.h"
+#include "core/order/compressed_ordering.h"
+#include "core/order/ordering.h"
+#include "core/order/scaling.h"
+#include "core/solver/residual.h"
+#include "core/ldlt/kernels/ldlt_kernels.h"
+#include "core/block_ildlt/block_ildlt_method.h"
+#include "core/ldlt/ldlt_analysis.h"
+#include "core/ldlt/ldlt_factor_check.h"
+#include "core/ldlt/ldlt_front.h"
+#include "core/ldlt/ldlt_solve.h"
+#include "core/ldlt/ldlt_symbolic.h"
+#include "core/dense/pivot_params.h"
+#include "core/solver/methods.h"
+
+namespace factord::internal {
+namespace {
+
+// Refinement stops when a step no longer helps or after this many steps.
+constexpr int kMaxRefinementSteps = 10;
+// Bound on a weak pivot's Schur update, relative to max|S A S| (see the
+// pivoting policy above). Measured on the ldlt tests and the shared KKT
+// set: no weak pivot there exceeds it (the factors are unchanged), while
+// CONT-050's chain needs it below about 1e12; 1e9 leaves a factor residual
+// of 4e-7 there.
+constexpr double kMaxWeakGrowth = 1e9;
+// A factor residual above this (about eps times the largest growth the
+// policy allows, with room for accumulation) means the factor cannot be
+// trusted: measured at most 1.1e-8 on the ldlt tests and the shared KKT
+// set, 4e-7 on CONT-050 with the bound, 0.7 to 1.5 without it.
+constexpr double kMaxFactorResidual = 1e-5;
+
+// a.values with the IPM shifts added to the stored diagonal entries, or
+// empty when there are no shifts (then a.values are the values).
+std::vector<double> ShiftedValues(const CsrMatrix& a,
+                                  const FactorOptions& options) {
+  std::vector<double> values;
+  if (!options.HasShift()) return values;
+  values = a.values;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (a.col_idx[k] == i) values[k] += options.ShiftOf(i);
+    }
+  }
+  return values;
+}
+
+// The matching's 2x2 candidates on the values of the matrix given to
+// Analyze (shifted as its first factorization will be), or none when it
+// carries no (finite) values: S1 §II, Duff & Pralet's compressed ordering.
+// Every candidate is imposed. Keeping only pairs whose scaled diagonals are
+// both below the pivot threshold (neither passes a 1x1 test up front) was
+// measured and rejected: on the ldlt KKT test set it keeps 21227 of the
+// 21411 delayed pivots (all candidates: 4358), because a pair also helps
+// by eliminating a constraint right after its variable, 1x1 after 1x1.
+std::vector<std::pair<int32_t, int32_t>> AnalysisPairs(
+    const CsrMatrix& a, const FactorOptions& options) {
+  if (options.scaling != Scaling::kMatching || !options.impose_matching_pairs ||
+      static_cast<int64_t>(a.values.size()) != a.nnz()) {
+    return {};
+  }
+  const std::vector<double> shifted = ShiftedValues(a, options);
+  std::span<const double> values = shifted.empty()
+                                       ? std::span<const double>(a.values)
+                                       : std::span<const double>(shifted);
+  for (double v : values) {
+    if (!std::isfinite(v)) return {};
+  }
+  return ComputeMatchingScaling(a, values).two_by_two;
+}
+
+class LdltFactorization final : public Factorization {
+ public:
+  LdltFactorization(std::shared_ptr<const CsrMatrix> a,
+                    std::shared_ptr<const LdltAnalysis> analysis,
+                    std::vector<double> scaling, FrontFactors fronts,
+                    FactorReport report)
+      : a_(std::move(a)),
+        analysis_(std::move(analysis)),
+        scaling_(std::move(scaling)),
+        fronts_(std::move(fronts)),
+        report_(std::move(report)) {}
+
+  const FactorReport& report() const override { return report_; }
+  int64_t bytes() const override {
+    return static_cast<int64_t>(scaling_.size() * sizeof(double)) +
+           fronts_.bytes();
+  }
+
+  // x <- A_f^{-1} x with the factorized (shifted) matrix.
+  void ApplyInverse(std::span<double> x, std::vector<double>* y) const {
+    const LdltSymbolic& sym = analysis_->symbolic();
+    const int64_t n = sym.n;
+    y->resize(n);
+    for (int64_t k = 0; k < n; ++k) {
+      const int32_t i = sym.perm[k];
+      (*y)[k] = x[i] * scaling_[i];
+    }
+    std::vector<double> work;
+    SolveWithFronts(fronts_.fronts, n, 1, y->data(), n, &work);
+    for (int64_t k = 0; k < n; ++k) {
+      const int32_t i = sym.perm[k];
+      x[i] = (*y)[k] * scaling_[i];
+    }
+  }
+
+  absl::Status Solve(std::span<const double> b, std::span<double> x,
+                     const SolveOptions& options, const ExecContext& ctx,
+                     SolveReport* report) const override {
+    Timer timer;
+    const int64_t n = a_->rows;
+    if (static_cast<int64_t>(b.size()) != n ||
+        static_cast<int64_t>(x.size()) != n) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "b and x need ", n, " entries, got ", b.size(), " and ", x.size()));
+    }
+    std::vector<double> r(n), ax(n), y, best_x(x.begin(), x.end());
+    auto residual = [&] {
+      MultiplyUploaded(*a_, x, ax);
+      for (int64_t i = 0; i < n; ++i) r[i] = b[i] - ax[i];
+      return ComputeResidualNorms(*a_, b, x);
+    };
+    // x0 + A_f^{-1} (b - A x0), then refinement on the uploaded matrix while
+    // a step at least halves the relative residual, or keeps it and halves
+    // the backward error. At least one refinement step is always tried: on
+    // ill-conditioned matrices the backward error can be at machine
+    // precision while the relative residual still improves by orders.
+    ResidualNorms norms = residual();
+    ResidualNorms best = norms;
+    int steps = 0;
+    for (int it = 0; it <= kMaxRefinementSteps; ++it) {
+      if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
+      ApplyInverse(r, &y);
+      for (int64_t i = 0; i < n; ++i) x[i] += r[i];
+      norms = residual();
+      const bool better =
+          norms.relative_residual < 0.5 * best.relative_residual ||
+          (norms.relative_residual <= best.relative_residual &&
+           norms.backward_error < 0.5 * best.backward_error);
+      if (it == 0 || better) {
+        best = norms;
+        std::copy(x.begin(), x.end(), best_x.begin());
+        steps = it;
+      } else {
+        break;
+      }
+      if (!std::isfinite(norms.backward_error) || best.relative_residual == 0) {
+        break;
+      }
+    }
+    std::copy(best_x.begin(), best_x.end(), x.begin());
+    report->relative_residual = best.relative_residual;
+    report->backward_error = best.backward_error;
+    report->iterations = steps;
+    if (std::isfinite(best.relative_residual) &&
+        best.relative_residual <= options.tolerance) {
+      report->status = SolveStatus::kConverged;
+    } else if (report_.status != FactorStatus::kOk) {
+      report->status = SolveStatus::kSingular;
+      report->message = "the factorization was perturbed (singular matrix)";
+    } else {
+      report->status = SolveStatus::kNotConverged;
+    }
+    report->solve_s = timer.Seconds();
+    return absl::OkStatus();
+  }
+
+ private:
+  std::shared_ptr<const CsrMatrix> a_;
+  std::shared_ptr<const LdltAnalysis> analysis_;
+  std::vector<double> scaling_;
+  FrontFactors fronts_;
+  FactorReport report_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx) {
+  Timer timer;
+  if (options.method == Method::kBlockIldlt) {
+    return AnalyzeBlockIldlt(a, options, ctx);
+  }
+  if (!IsSymmetric(a.structure) || a.rows != a.cols) {
+    return absl::InvalidArgumentError(
+        "ldlt needs a square symmetric (lower-stored) matrix; use lu for a "
+        "general one");
+  }
+  // Value-dependent analysis (S1 §II): with the matching-based scaling, its
+  // 2x2 candidates are ordered as single nodes and eliminated consecutively
+  // in one front; later factorizations reuse them with their new values.
+  std::vector<std::pair<int32_t, int32_t>> pairs = AnalysisPairs(a, options);
+  auto perm = CompressedPairOrdering(a, pairs, options.ordering);
+  if (!perm.ok()) return perm.status();
+  auto sym = BuildLdltSymbolic(a, *perm, pairs);
+  if (!sym.ok()) return sym.status();
+  if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
+  auto analysis = std::make_shared<LdltAnalysis>(
+      options.method, a.nnz(), *std::move(sym), std::move(pairs));
+  analysis->analyze_s = timer.Seconds();
+  return analysis;
+}
+
+absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis_base, const FactorOptions& options,
+    const ExecContext& ctx) {
+  if (options.method == Method::kBlockIldlt) {
+    return FactorizeBlockIldlt(std::move(a), std::move(analysis_base), options,
+                               ctx);
+  }
+  auto analysis = std::dynamic_pointer_cast<const LdltAnalysis>(analysis_base);
+  if (analysis == nullptr || a == nullptr) {
+    return absl::InvalidArgumentError("ldlt factorize needs an ldlt analysis");
+  }
+  const LdltSymbolic& sym = analysis->symbolic();
+  if (a->rows != sym.n || a->nnz() != analysis->nnz() ||
+      static_cast<int64_t>(a->values.size()) != a->nnz()) {
+    return absl::InvalidArgumentError(
+        "the matrix does not have the pattern the analysis was made for");
+  }
+  const int64_t n = sym.n;
+  FactorReport report;
+  Timer timer;
+
+  // IPM regularization on the stored values.
+  auto shift_of = [&](int64_t i) { return options.ShiftOf(i); };
+  const std::vector<double> values = ShiftedValues(*a, options);
+  std::span<const double> stored = values.empty()
+                                       ? std::span<const double>(a->values)
+                                       : std::span<const double>(values);
+  for (double v : stored) {
+    if (!std::isfinite(v)) {
+      return absl::InvalidArgumentError("the matrix has a non-finite value");
+    }
+  }
+  // Ruiz by default; the matching-based scaling of S1 §II on request,
+  // recomputed from these values. Its 2x2 candidates are imposed by the
+  // analysis (from the values it saw, kept in one front); the threshold
+  // pivoting inside a front then finds the pair as its largest entry.
+  std::vector<double> scaling;
+  std::string scaling_note;
+  if (options.scaling == Scaling::kNone) {
+    scaling.assign(n, 1.0);
+  } else if (options.scaling == Scaling::kMatching) {
+    MatchingScaling matching = ComputeMatchingScaling(*a, stored);
+    scaling = std::move(matching.scaling);
+    scaling_note = absl::StrCat(
+        ", matching scaling: ", matching.two_by_two.size(), " 2x2 candidates",
+        ", ", analysis->pairs().size(), " imposed by the analysis (",
+        sym.pair_first.size(), " kept in one front)");
+    if (matching.structurally_singular()) {
+      absl::StrAppend(&scaling_note, ", structurally singular (rank ",
+                      matching.matched, " of ", n, ")");
+    }
+  } else {
+    scaling = RuizScaling(*a, stored);
+  }
+  // Permuted, scaled values in the order of the symbolic column structure
+  // (the scaling permuted first, so that the loop reads it in order).
+  std::vector<double> permuted_scaling(n);
+  for (int64_t k = 0; k < n; ++k) permuted_scaling[k] = scaling[sym.perm[k]];
+  std::vector<double> gathered(sym.col_rows.size());
+  double max_abs = 0;
+  for (int64_t c = 0; c < n; ++c) {
+    const double sc = permuted_scaling[c];
+    for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
+      const double v =
+          sym.col_src[e] >= 0
+              ? stored[sym.col_src[e]]
+              : (e == sym.col_ptr[c] ? shift_of(sym.perm[c]) : 0.0);
+      gathered[e] = v * permuted_scaling[sym.col_rows[e]] * sc;
+      max_abs = std::max(max_abs, std::abs(gathered[e]));
+    }
+  }
+  report.preprocess_s = timer.Seconds();
+  timer.Reset();
+
+  kernels::DenseLdltParams params =
+      DensePivotParams(options.pivoting, options.pivot_threshold, max_abs);
+  params.max_weak_update = kMaxWeakGrowth * (max_abs > 0 ? max_abs : 1.0);
+  FrontFactors fronts;
+  std::vector<FrontCounts> counts;
+  absl::Status status = ctx.backend == Backend::kReference
+                            ? kernels::reference::FactorizeFrontTree(
+                                  ctx, sym, gathered, params, &fronts, &counts)
+                            : kernels::cpu::FactorizeFrontTree(
+                                  ctx, sym, gathered, params, &fronts, &counts);
+  if (!status.ok()) return status;
+
+  // Inertia from D (Sylvester: S A S and P^T (.) P are congruent to A).
+  Inertia inertia;
+  int64_t nnz_l = 0, max_front = 0;
+  for (const FrontFactor& fr : fronts.fronts) {
+    nnz_l += static_cast<int64_t>(fr.rows.size()) * fr.q -
+             static_cast<int64_t>(fr.q) * (fr.q - 1) / 2;
+    for (int t = 0; t < fr.q; ++t) {
+      if (fr.pivot_size[t] == 2) {
+        const double a11 = fr.d_diag[t], a21 = fr.d_off[t],
+                     a22 = fr.d_diag[t + 1];
+        const double det = a11 * a22 - a21 * a21;
+        if (det < 0) {
+          ++inertia.positive;
+          ++inertia.negative;
+        } else if (a11 + a22 > 0) {
+          inertia.positive += 2;
+        } else {
+          inertia.negative += 2;
+        }
+        ++t;
+      } else if (fr.pivot_size[t] == -1) {
+        ++inertia.zero;
+      } else if (fr.d_diag[t] > 0) {
+        ++inertia.positive;
+      } else {
+        ++inertia.negative;
+      }
+    }
+  }
+  for (const FrontCounts& c : counts) {
+    report.delayed_pivots += c.delayed;
+    report.two_by_two_pivots += c.two_by_two;
+    report.perturbed_pivots += c.perturbed;
+    max_front = std::max(max_front, c.max_front);
+  }
+  report.inertia = inertia;
+  // ||B x - L D L^T x|| / (||B|| ||x||): a factor that lost its digits
+  // (or any bookkeeping error) must not claim an exact inertia.
+  const double factor_residual =
+      LdltFactorResidual(sym, gathered, fronts.fronts);
+  const bool factor_trusted = factor_residual <= kMaxFactorResidual;
+  report.inertia_reliable = report.perturbed_pivots == 0 && factor_trusted;
+  report.status = report.perturbed_pivots == 0 ? FactorStatus::kOk
+                                               : FactorStatus::kPerturbed;
+  report.nnz_factor = nnz_l;
+  report.factor_bytes = n * int64_t{sizeof(double)};
+  report.factor_bytes += fronts.bytes();
+  report.blocks = sym.num_fronts();
+  report.analysis_reused = false;
+  report.analyze_s = analysis->analyze_s;
+  report.factorize_s = timer.Seconds();
+  report.message = absl::StrCat(
+      "fronts ", sym.num_fronts(), ", largest front ", max_front,
+      report.perturbed_pivots > 0
+          ? absl::StrCat(", ", report.perturbed_pivots,
+                         " pivots perturbed (numerically singular)")
+          : "",
+      factor_trusted ? ""
+                     : absl::StrCat(", factor residual ", factor_residual,
+                                    " (pivot growth): inertia unreliable"),
+      scaling_note);
+  auto factorization = std::make_shared<LdltFactorization>(
+      std::move(a), std::move(analysis), std::move(scaling), std::move(fronts),
+      std::move(report));
+  return factorization;
+}
+
+}  // namespace factord::internal

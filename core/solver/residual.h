@@ -1,0 +1,33 @@
+// The residual norms every solve reports, on the matrix as uploaded
+// (unscaled, unregularized; a symmetric-lower matrix acts as its expansion).
+#ifndef FACTORD_SOLVER_RESIDUAL_H_
+#define FACTORD_SOLVER_RESIDUAL_H_
+
+#include <span>
+
+#include "core/matrix/csr.h"
+
+namespace factord {
+
+struct ResidualNorms {
+  double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2 (||r||_2 if b = 0)
+  double backward_error =
+      0;  // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
+};
+
+// y = A x for a general or symmetric-lower matrix. x and y have a.rows
+// entries and must not overlap. Serial: the obviously correct version.
+void MultiplyUploaded(const CsrMatrix& a, std::span<const double> x,
+                      std::span<double> y);
+
+// ||A||_inf of the matrix as uploaded (the symmetric one expanded).
+double InfinityNorm(const CsrMatrix& a);
+
+// The true residual norms of x for A x = b. b and x have a.rows entries.
+ResidualNorms ComputeResidualNorms(const CsrMatrix& a,
+                                   std::span<const double> b,
+                                   std::span<const double> x);
+
+}  // namespace factord
+
+#endif  // FACTORD_SOLVER_RESIDUAL_H_

@@ -1,0 +1,73 @@
+// The numerical engine's facade: analyze -> factorize -> solve.
+//
+// Each stage is a separate object so that the server can cache it: an
+// Analysis depends only on the pattern and the options (shared by pattern hash
+// across matrix IDs and reused unchanged after new values), a Factorization on
+// the values too. Both are immutable once built, so solves in flight can keep
+// a factorization alive (shared_ptr) while a refactorization builds the next.
+#ifndef FACTORD_SOLVER_SOLVER_H_
+#define FACTORD_SOLVER_SOLVER_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "absl/status/statusor.h"
+#include "core/base/exec_context.h"
+#include "core/matrix/csr.h"
+#include "core/solver/options.h"
+#include "core/solver/report.h"
+
+namespace factord {
+
+// Pattern-dependent work: orderings, blocking, symbolic structure.
+class Analysis {
+ public:
+  virtual ~Analysis() = default;
+  virtual Method method() const = 0;
+  virtual int64_t bytes() const = 0;
+  // Bytes the numeric factorization is expected to need, known before any
+  // numeric work so that a cache can refuse with RESOURCE_EXHAUSTED.
+  virtual int64_t factor_bytes_estimate() const = 0;
+  double analyze_s = 0;
+};
+
+// Value-dependent work, ready to solve.
+class Factorization {
+ public:
+  virtual ~Factorization() = default;
+  virtual const FactorReport& report() const = 0;
+  virtual int64_t bytes() const = 0;
+  // Solves A x = b for the matrix that was factorized. b and x have n
+  // entries; x is the initial guess on entry (zero it for x0 = 0). The
+  // residual norms in `report` are recomputed from the true residual.
+  virtual absl::Status Solve(std::span<const double> b, std::span<double> x,
+                             const SolveOptions& options,
+                             const ExecContext& ctx,
+                             SolveReport* report) const = 0;
+};
+
+// Whether this build has method lu (UMFPACK; FACTORD_WITH_UMFPACK). Without
+// it, lu is FailedPrecondition naming the build option and `auto` picks ilu
+// for unsymmetric matrices.
+bool LuAvailable();
+
+// The method `auto` resolves to for this matrix (and a memory budget).
+Method ResolveMethod(const CsrMatrix& a, Method requested,
+                     int64_t memory_budget_bytes);
+
+// Symbolic analysis of `a` for options.method (not kAuto: resolve it first).
+absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
+    const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
+
+// Numeric factorization of `a` with an analysis made for the same pattern
+// and options. `a` is shared so that the factorization can compute true
+// residuals on the matrix as uploaded.
+absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
+    std::shared_ptr<const CsrMatrix> a,
+    std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
+    const ExecContext& ctx);
+
+}  // namespace factord
+
+#endif  // FACTORD_SOLVER_SOLVER_H_

@@ -1,0 +1,6 @@
+// The batched dense factorization CUDA kernel source, compiled by the host
+// compiler under the CPU emulation (cuda_emulation.h) for the
+// emulated-kernel tests.
+#include "core/emulation/cuda_emulation.h"
+// The include order matters: the emulation header comes first.
+#include "core/dense/kernels/cuda/batched_dense_launch.cu"

@@ -1,0 +1,5 @@
+// The trisolve sweep CUDA kernel source, compiled by the host compiler
+// under the CPU emulation (cuda_emulation.h) for the emulated-kernel tests.
+#include "core/emulation/cuda_emulation.h"
+// The include order matters: the emulation header comes first.
+#include "core/trisolve/kernels/cuda/trisolve_launch.cu"

@@ -1,6 +1,0 @@
-// The batched dense factorization CUDA kernel source, compiled by the host
-// compiler under the CPU emulation (cuda_emulation.h) for the
-// emulated-kernel tests.
-#include "emulation/cuda_emulation.h"
-// The include order matters: the emulation header comes first.
-#include "kernels/cuda/dense/batched_dense_launch.cu"

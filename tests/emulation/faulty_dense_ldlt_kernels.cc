@@ -1,8 +1,0 @@
-// A deliberately broken build of the dense LDL^T CUDA kernel source, for the
-// fault-injection tests only (fault_variants.h says which fault). The wrong
-// shuffle lane corrupts the gathered columns and the broadcast multipliers;
-// the kernel has no __syncthreads, so the other fault leaves it correct.
-#include "emulation/cuda_emulation.h"
-#include "tests/emulation/fault_variants.h"
-// The kernel source, unchanged:
-#include "kernels/cuda/factor/dense_ldlt_launch.cu"
