@@ -21,9 +21,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "core/dense/kernels/batched_dense_kernels.h"
 #include "core/dense/kernels/cuda/batched_dense_kernels.h"
 #include "core/kernels/cuda/device.h"
-#include "core/dense/kernels/batched_dense_kernels.h"
 
 namespace factord::bench {
 namespace {

@@ -19,12 +19,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "core/matrix/csr.h"
-#include "core/matrix/matrix_market.h"
 #include "core/block_jacobi/block_jacobi.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_kernels.h"
 #include "core/kernels/cuda/device.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
 
 namespace factord::bench {
 namespace {
@@ -38,9 +38,9 @@ double MedianSeconds(int repeat, const std::function<bool()>& run) {
   for (int r = 0; r < repeat; ++r) {
     const auto start = std::chrono::steady_clock::now();
     if (!run()) return -1;
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
@@ -50,8 +50,8 @@ double MaxRelativeDifference(const std::vector<double>& a,
                              const std::vector<double>& b) {
   double worst = 0;
   for (size_t i = 0; i < a.size(); ++i) {
-    worst = std::max(worst, std::fabs(a[i] - b[i]) /
-                                std::max(1.0, std::fabs(a[i])));
+    worst = std::max(worst,
+                     std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(a[i])));
   }
   return worst;
 }
@@ -71,8 +71,8 @@ int RunMatrix(const std::string& path, int threads, int repeat,
                 std::string(read.status().message()).c_str());
     return 1;
   }
-  const CsrMatrix a = IsSymmetric(read->structure) ? ExpandSymmetric(*read)
-                                                   : std::move(*read);
+  const CsrMatrix a =
+      IsSymmetric(read->structure) ? ExpandSymmetric(*read) : std::move(*read);
   const ExecContext ctx{.backend = Backend::kCpu, .threads = threads};
   int failures = 0;
   for (int max_block : {8, 16, 32}) {
@@ -97,8 +97,7 @@ int RunMatrix(const std::string& path, int threads, int repeat,
       return true;
     });
     const double cpu_invert = MedianSeconds(repeat, [&] {
-      kernels::cpu::InvertDiagonalBlocks(ctx, layout, blocks, inverses,
-                                         status);
+      kernels::cpu::InvertDiagonalBlocks(ctx, layout, blocks, inverses, status);
       return true;
     });
     const double cpu_apply = MedianSeconds(repeat, [&] {
@@ -173,9 +172,10 @@ int main(int argc, char** argv) {
   const factord::kernels::cuda::CudaDevices devices =
       factord::kernels::cuda::DetectCudaDevices();
   if (devices.count == 0) {
-    std::printf("{\"benchmark\": \"cuda_block_jacobi\", \"skipped\": true, "
-                "\"reason\": \"no CUDA device: %s\"}\n",
-                devices.reason.c_str());
+    std::printf(
+        "{\"benchmark\": \"cuda_block_jacobi\", \"skipped\": true, "
+        "\"reason\": \"no CUDA device: %s\"}\n",
+        devices.reason.c_str());
     return 0;
   }
   auto stream = factord::kernels::cuda::CudaStream::Create(0);

@@ -260,8 +260,7 @@ void RunSystem(const System& system, const ExecContext& ctx) {
       "%s n=%lld nnz=%lld structure=%s rhs=%s auto=%s\n", system.name.c_str(),
       static_cast<long long>(a->rows), static_cast<long long>(a->nnz()),
       std::string(StructureName(a->structure)).c_str(), rhs.c_str(),
-      std::string(MethodName(ResolveMethod(*a, Method::kAuto, INT64_MAX)))
-          .c_str());
+      std::string(MethodName(ResolveMethod(*a, Method::kAuto))).c_str());
   for (const MethodRun& run : MethodsFor(*a)) {
     RunMethod(system.name, a, b, run, ctx);
     std::fflush(stdout);

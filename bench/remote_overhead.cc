@@ -105,7 +105,7 @@ absl::Status RunLocal(const std::shared_ptr<const CsrMatrix>& a,
   ctx.backend = Backend::kCpu;
   ctx.threads = threads;
   FactorOptions options;
-  options.method = ResolveMethod(*a, *requested, int64_t{8} << 30);
+  options.method = ResolveMethod(*a, *requested);
   out->method = std::string(MethodName(options.method));
   Timer total;
   Timer timer;

@@ -41,11 +41,11 @@
 #include "absl/strings/str_join.h"
 #include "core/base/timer.h"
 #include "core/block_ildlt/block_ildlt.h"
+#include "core/jacobi_ldlt/jacobi_ldlt_pushback.h"
+#include "core/jacobi_ldlt/jacobi_ldlt_sweeps.h"
 #include "core/krylov/preconditioned_solve.h"
 #include "core/matrix/matrix_market.h"
 #include "core/order/ordering.h"
-#include "core/jacobi_ldlt/jacobi_ldlt_pushback.h"
-#include "core/jacobi_ldlt/jacobi_ldlt_sweeps.h"
 
 namespace fs = std::filesystem;
 using namespace factord;  // NOLINT: a benchmark program

@@ -249,7 +249,8 @@ class Parser {
         ->type_name("X")
         ->group(kFactorization);
     app_.add_option("--fill_factor", line_.factorize.fill_factor,
-                    "ic/ilu fill factor (default: the server's)")
+                    "block_ildlt fill factor: at most X times A's entries "
+                    "per block column (0: no limit; default: the server's)")
         ->type_name("X")
         ->group(kFactorization);
     app_.add_option("--block_size", line_.factorize.max_block_size,

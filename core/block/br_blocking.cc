@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/order/ordering.h"
 #include "core/block/pattern_similarity.h"
+#include "core/order/ordering.h"
 
 namespace factord {
 namespace {

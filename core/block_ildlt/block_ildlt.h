@@ -23,9 +23,9 @@
 // so they are factorized together; backend kReference runs them one after
 // another, kCpu in parallel on a TBB arena of ctx.threads threads, kCuda
 // with a device context on the device, one launch sequence per level
-// (core/block_ildlt/kernels/cuda/block_ildlt_launch.h; without a device context, or
-// with a backend lacking those kernels, kCuda takes the kCpu path; its
-// ctx.CheckCancelled also reports device errors; a device run is checked
+// (core/block_ildlt/kernels/cuda/block_ildlt_launch.h; without a device
+// context, or with a backend lacking those kernels, kCuda takes the kCpu path;
+// its ctx.CheckCancelled also reports device errors; a device run is checked
 // for cancellation before it starts, not between levels).
 // Leftover budget (S1 Alg. 2, its conservative protocol made level-wise so
 // that the result does not depend on scheduling): the pool is the budget
@@ -41,12 +41,11 @@
 // backward substitution in pull form over block column J with the levels
 // reversed; kReference runs the blocks in block order, kCpu the blocks of a
 // level in parallel, kCuda with a device context a launch per level
-// (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h), with the same summation
-// order: bitwise equal.
-// Limits: parallelism only across the block columns of a level (deep,
-// chain-like block graphs stay serial; nothing runs inside a block in
-// parallel; a level with little work, under ~50k flops in the numeric
-// phase or 16k values in a solve, runs on one thread); the Ruiz scaling
+// (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h), with the same
+// summation order: bitwise equal. Limits: parallelism only across the block
+// columns of a level (deep, chain-like block graphs stay serial; nothing runs
+// inside a block in parallel; a level with little work, under ~50k flops in the
+// numeric phase or 16k values in a solve, runs on one thread); the Ruiz scaling
 // and the scatter of A stay serial; no delayed pivots across blocks (a pivot a
 // block cannot supply is perturbed), so the inertia is never reliable; dropped
 // entries still occupy their dense block's storage; one right-hand side per
@@ -61,61 +60,12 @@
 
 #include "absl/status/statusor.h"
 #include "core/base/exec_context.h"
+#include "core/block_ildlt/kernels/factor_types.h"
 #include "core/krylov/operator.h"
 #include "core/matrix/csr.h"
 #include "core/solver/options.h"
 
 namespace factord {
-
-// The pattern-only part, immutable once built (shared by factorizations).
-struct BlockIldltStructure {
-  int64_t n = 0;
-  std::vector<int32_t> perm;       // n: perm[k] = original index of k
-  std::vector<int32_t> block_ptr;  // num_blocks + 1: ordered index ranges
-  // Lower block pattern by block column J: slots col_ptr[J]..col_ptr[J+1]-1,
-  // the first is the diagonal block J, then row blocks I > J ascending.
-  std::vector<int64_t> col_ptr;     // num_blocks + 1
-  std::vector<int32_t> row_block;   // per slot: the row block I
-  std::vector<int32_t> fill_level;  // per slot: 0 = a block of A
-  std::vector<int64_t> value_ptr;   // slots + 1: offset of the dense block
-                                    // (column-major, leading dim = rows of I)
-  // Row structure for the pull updates: for block row I, the slots of the
-  // blocks (I, K), K < I, ascending K (entries row_ptr[I]..row_ptr[I+1]-1).
-  std::vector<int64_t> row_ptr;       // num_blocks + 1
-  std::vector<int64_t> row_slot;      // per row entry: the slot of (I, K)
-  std::vector<int32_t> row_slot_col;  // per row entry: its block column K
-  // A's stored entry e lands at values[gather[e]], and for an off-diagonal
-  // entry of a diagonal block also at values[gather_mirror[e]] (else -1).
-  std::vector<int64_t> gather;
-  std::vector<int64_t> gather_mirror;
-  // Entries of A in the off-diagonal blocks of block column J (the base of
-  // the fill budget).
-  std::vector<int64_t> a_offdiag_count;
-  // Level sets of the block graph (S1 §IV-A, §IV-C): level(J) = 1 + max
-  // level(K) over the slots (J, K), K < J (0 without any), so every block a
-  // column pulls from, or a block row's forward solve reads, lies in an
-  // earlier level. The blocks of level l are
-  // level_blocks[level_ptr[l]..level_ptr[l+1]-1], ascending.
-  int num_levels = 0;
-  std::vector<int64_t> level_ptr;     // num_levels + 1
-  std::vector<int32_t> level_blocks;  // num_blocks
-  // Per level: the dense values of its blocks' block rows and block columns
-  // (what one forward plus backward solve reads for the level); the solves
-  // run a level in parallel only when it is worth waking threads for.
-  std::vector<int64_t> level_values;  // num_levels
-  int fill_level_used = 0;
-
-  int64_t num_blocks() const {
-    return static_cast<int64_t>(block_ptr.size()) - 1;
-  }
-  int32_t block_size(int64_t b) const {
-    return block_ptr[b + 1] - block_ptr[b];
-  }
-  int64_t num_slots() const { return static_cast<int64_t>(row_block.size()); }
-  int64_t bytes() const;
-  // Bytes of a factor: the dense blocks plus per-index pivot data.
-  int64_t factor_bytes_estimate() const;
-};
 
 // Builds the structure for the symmetric-lower matrix `a` (values are not
 // read) with options.ordering, blocking, max_block_size (1..32) and
@@ -228,6 +178,19 @@ class BlockIldltFactor final : public Preconditioner {
   std::span<const int8_t> pivot_size() const { return pivot_size_; }
   std::span<const double> d_diag() const { return d_diag_; }
   std::span<const double> d_off() const { return d_off_; }
+  // The same views as the kernels take them (their entry points accept the
+  // factor itself through this conversion).
+  operator kernels::BlockIldltFactorView() const {  // NOLINT: implicit
+    kernels::BlockIldltFactorView view;
+    view.structure = structure_.get();
+    view.values = values_;
+    view.kept = kept_;
+    view.pivot_order = pivot_order_;
+    view.pivot_size = pivot_size_;
+    view.d_diag = d_diag_;
+    view.d_off = d_off_;
+    return view;
+  }
 
  private:
   BlockIldltFactor() = default;

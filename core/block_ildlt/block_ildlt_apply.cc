@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "core/block_ildlt/block_ildlt.h"
-#include "core/block_ildlt/kernels/block_ildlt_solve.h"
-#include "core/block_ildlt/kernels/block_ildlt_device.h"
 #include "core/block_ildlt/block_ildlt_device.h"
 #include "core/block_ildlt/block_ildlt_levels.h"
+#include "core/block_ildlt/kernels/block_ildlt_device.h"
+#include "core/block_ildlt/kernels/block_ildlt_solve.h"
 #include "core/device/device_dispatch.h"
 
 namespace factord {
@@ -46,8 +46,8 @@ constexpr int64_t kSolveGrain = 4;
 constexpr int64_t kParallelSolveValues = 16384;
 
 // The solve of one block row or column on the factor's arrays (read-only;
-// the arithmetic is core/block_ildlt/kernels/block_ildlt_solve.h, shared with the
-// CUDA kernels); the vectors are the caller's: y (ordered right-hand side,
+// the arithmetic is core/block_ildlt/kernels/block_ildlt_solve.h, shared with
+// the CUDA kernels); the vectors are the caller's: y (ordered right-hand side,
 // reused for x) and w (forward solution in pivot order), n entries each.
 struct BlockSolver {
   kernels::BlockIldltSolveView view;

@@ -28,8 +28,9 @@ BlockColumnScratch::BlockColumnScratch(const BlockIldltStructure& s)
   survivors.reserve(most);
 }
 
-// The per-block arithmetic is core/block_ildlt/kernels/block_ildlt_block.h, shared
-// with the CUDA kernels (core/block_ildlt/kernels/cuda/block_ildlt_launch.cu).
+// The per-block arithmetic is core/block_ildlt/kernels/block_ildlt_block.h,
+// shared with the CUDA kernels
+// (core/block_ildlt/kernels/cuda/block_ildlt_launch.cu).
 using kernels::SubtractProduct;
 using kernels::TimesD;
 
@@ -80,24 +81,17 @@ void BlockColumnFactorizer::PullUpdatesInto(int64_t j, int64_t t) const {
   double* aij = &values[s.value_ptr[t]];
   double w[kMaxIldltBlock * kMaxIldltBlock];
   // S1 Fig. 2b: the K with blocks (J,K) and (I,K), from the two sorted rows.
-  int64_t ri = s.row_ptr[i];
-  const int64_t ri_end = s.row_ptr[i + 1];
-  for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
-    const int32_t k = s.row_slot_col[r];
-    const int64_t tk = s.row_slot[r];
-    int64_t u = tk;  // (J, K) itself for the diagonal block
-    if (i != j) {
-      while (ri < ri_end && s.row_slot_col[ri] < k) ++ri;
-      if (ri == ri_end) break;
-      if (s.row_slot_col[ri] != k) continue;
-      u = s.row_slot[ri];
-    }
-    if (!f_.kept[tk] || !f_.kept[u]) continue;
-    const int bk = s.block_size(k);
-    const int64_t kstart = s.block_ptr[k];
-    TimesD(&values[s.value_ptr[tk]], bj, bk, &f_.pivot_size[kstart],
+  const kernels::PullRows rows{s.row_ptr.data(), s.row_slot.data(),
+                               s.row_slot_col.data()};
+  const int32_t jb = static_cast<int32_t>(j);
+  kernels::PullCursor cursor = kernels::StartPull(rows, i, jb);
+  kernels::PullTerm term;
+  while (kernels::NextPullTerm(rows, f_.kept, i, jb, &cursor, &term)) {
+    const int bk = s.block_size(term.k);
+    const int64_t kstart = s.block_ptr[term.k];
+    TimesD(&values[s.value_ptr[term.jk]], bj, bk, &f_.pivot_size[kstart],
            &f_.d_diag[kstart], &f_.d_off[kstart], w);
-    SubtractProduct(&values[s.value_ptr[u]], w, bi, bj, bk, aij);
+    SubtractProduct(&values[s.value_ptr[term.ik]], w, bi, bj, bk, aij);
   }
 }
 

@@ -2,8 +2,8 @@
 #include "core/block_ildlt/block_ildlt_device.h"
 
 #include "core/base/device_context.h"
-#include "core/device/device_kernels.h"
 #include "core/device/device_dispatch.h"
+#include "core/device/device_kernels.h"
 
 namespace factord::internal {
 

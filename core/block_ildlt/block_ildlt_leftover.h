@@ -31,8 +31,8 @@
 namespace factord::internal {
 
 // The arithmetic is kernels::LeftoverKeep / LeftoverEndLevel
-// (core/block_ildlt/kernels/block_ildlt_block.h), which the CUDA leftover kernel runs
-// on a pool kept in device memory.
+// (core/block_ildlt/kernels/block_ildlt_block.h), which the CUDA leftover
+// kernel runs on a pool kept in device memory.
 class LevelLeftover {
  public:
   // fill_factor <= 0: no limit on the count (Keep returns the need).

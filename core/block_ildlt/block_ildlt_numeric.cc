@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "core/block_ildlt/block_ildlt.h"
-#include "core/order/scaling.h"
-#include "core/dense/kernels/dense_ldlt.h"
 #include "core/block_ildlt/block_ildlt_column.h"
 #include "core/block_ildlt/block_ildlt_device.h"
 #include "core/block_ildlt/block_ildlt_leftover.h"
 #include "core/block_ildlt/block_ildlt_levels.h"
+#include "core/dense/kernels/dense_ldlt.h"
 #include "core/dense/pivot_params.h"
+#include "core/order/scaling.h"
 
 namespace factord {
 namespace {

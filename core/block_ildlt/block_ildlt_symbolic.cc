@@ -16,6 +16,7 @@
 #include "core/block/cosine_blocking.h"
 #include "core/block_ildlt/block_ildlt.h"
 #include "core/order/ordering.h"
+#include "core/solver/validate_options.h"
 
 namespace factord {
 namespace {
@@ -93,14 +94,7 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructure(
         "block_ildlt needs a square symmetric (lower-stored) matrix; use lu "
         "or an iterative method for a general one");
   }
-  if (options.max_block_size < 1 || options.max_block_size > 32) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "max_block_size ", options.max_block_size, " outside 1..32"));
-  }
-  if (options.fill_level < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("fill_level ", options.fill_level, " is negative"));
-  }
+  if (absl::Status s = ValidateBlockIldltOptions(options); !s.ok()) return s;
   CosineBlockingOptions blocking;
   blocking.max_block_size = options.max_block_size;
   if (options.blocking == Blocking::kBr) {
@@ -126,10 +120,7 @@ absl::StatusOr<BlockIldltStructure> BuildBlockIldltStructureFromBlocks(
     return absl::InvalidArgumentError(
         "block_ildlt needs a square symmetric (lower-stored) matrix");
   }
-  if (options.fill_level < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("fill_level ", options.fill_level, " is negative"));
-  }
+  if (absl::Status s = ValidateBlockIldltOptions(options); !s.ok()) return s;
   const int64_t n = a.rows;
   if (static_cast<int64_t>(perm.size()) != n || block_ptr.empty() ||
       block_ptr.front() != 0 || block_ptr.back() != n) {

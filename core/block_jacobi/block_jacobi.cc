@@ -6,9 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "core/block/priority_blocking.h"
 #include "core/block/supervariables.h"
-#include "core/order/rcm.h"
-#include "core/dense/kernels/gauss_jordan.h"
 #include "core/block_jacobi/block_jacobi_dispatch.h"
+#include "core/dense/kernels/gauss_jordan.h"
+#include "core/order/rcm.h"
 
 namespace factord {
 namespace {

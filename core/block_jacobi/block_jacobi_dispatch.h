@@ -8,8 +8,8 @@
 #include <span>
 
 #include "core/base/exec_context.h"
-#include "core/matrix/csr.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
+#include "core/matrix/csr.h"
 
 namespace factord::linalg {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/solver/options.h"
 #include "core/dense/kernels/dense_ldlt.h"
+#include "core/solver/options.h"
 
 namespace factord::internal {
 

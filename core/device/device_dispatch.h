@@ -17,8 +17,8 @@
 #include "absl/strings/string_view.h"
 #include "core/base/device_context.h"
 #include "core/base/exec_context.h"
-#include "core/matrix/csr.h"
 #include "core/device/device_kernels.h"
+#include "core/matrix/csr.h"
 
 namespace factord::linalg {
 

@@ -3,7 +3,8 @@
 // linalg/block_jacobi, factor/incomplete_trisolve, dense/batched_dense), as
 // an abstract class that the backend implements and registers at start-up.
 // Core links no device library; factord_cuda (kernels/cuda/cuda_backend.h)
-// and the tests' emulated backend (core/emulation, in the emulated tests) fill this in.
+// and the tests' emulated backend (core/emulation, in the emulated tests) fill
+// this in.
 //
 // Every entry point takes host spans with the sizes and layout of the
 // reference kernel of its family (the header named at each group), runs on
@@ -23,10 +24,11 @@
 #include "absl/strings/string_view.h"
 #include "core/base/device_context.h"
 #include "core/base/exec_context.h"
-#include "core/matrix/csr.h"
+#include "core/block_ildlt/block_ildlt.h"
+#include "core/block_ildlt/kernels/block_ildlt_device.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
 #include "core/dense/kernels/batched_dense_kernels.h"
-#include "core/block_ildlt/kernels/block_ildlt_device.h"
+#include "core/matrix/csr.h"
 #include "core/trisolve/kernels/trisolve_kernels.h"
 
 namespace factord {
@@ -110,11 +112,11 @@ class DeviceKernels {
 
   // block_ildlt's numeric phase (S1 §IV-B, level by level;
   // core/block_ildlt/kernels/block_ildlt_device.h): the arrays as the serial
-  // reference of core/block_ildlt/block_ildlt_numeric.cc leaves them, bit for bit.
-  // check_cancelled runs before every level (kernels::BlockIldltLevelCheck);
-  // its first non-OK status is returned unchanged.
-  // Not every backend has it: the default is UNIMPLEMENTED, and the numeric
-  // phase then runs on the host (kCpu path).
+  // reference of core/block_ildlt/block_ildlt_numeric.cc leaves them, bit for
+  // bit. check_cancelled runs before every level
+  // (kernels::BlockIldltLevelCheck); its first non-OK status is returned
+  // unchanged. Not every backend has it: the default is UNIMPLEMENTED, and the
+  // numeric phase then runs on the host (kCpu path).
   virtual absl::Status FactorBlockIldlt(
       DeviceStream& /*stream*/, const BlockIldltStructure& /*s*/,
       const kernels::BlockIldltNumericParams& /*params*/,

@@ -21,14 +21,15 @@
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
 #include "core/block/supervariables.h"
+#include "core/incomplete/incomplete_numeric.h"
+#include "core/incomplete/incomplete_preconditioner.h"
+#include "core/incomplete/incomplete_symbolic.h"
 #include "core/krylov/operator.h"
 #include "core/krylov/preconditioned_solve.h"
 #include "core/order/ordering.h"
 #include "core/order/rcm.h"
-#include "core/incomplete/incomplete_numeric.h"
-#include "core/incomplete/incomplete_preconditioner.h"
-#include "core/incomplete/incomplete_symbolic.h"
 #include "core/solver/methods.h"
+#include "core/solver/validate_options.h"
 
 namespace factord::internal {
 namespace {
@@ -95,9 +96,7 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIncomplete(
     return absl::InvalidArgumentError(
         "ic needs a symmetric (lower) matrix; use ilu");
   }
-  if (options.fill_level < 0) {
-    return absl::InvalidArgumentError("fill_level must be >= 0");
-  }
+  if (absl::Status s = ValidateIncompleteOptions(options); !s.ok()) return s;
   const CsrMatrix expanded = IsSymmetric(a.structure) ? ExpandSymmetric(a) : a;
   std::vector<int32_t> perm;
   if (options.ordering == Ordering::kAuto) {
@@ -129,10 +128,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
     return absl::InvalidArgumentError(
         "FactorizeIncomplete needs an ic/ilu analysis of this matrix");
   }
-  if (options.trisolve != TriangularSolve::kExact &&
-      options.trisolve_sweeps < 0) {
-    return absl::InvalidArgumentError("trisolve_sweeps must be >= 0");
-  }
+  if (absl::Status s = ValidateIncompleteOptions(options); !s.ok()) return s;
   FactorReport report;
   report.analyze_s = analysis->analyze_s;
   Timer timer;

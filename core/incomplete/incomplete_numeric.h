@@ -10,8 +10,8 @@
 
 #include "absl/status/statusor.h"
 #include "core/base/exec_context.h"
-#include "core/matrix/csr.h"
 #include "core/incomplete/incomplete_symbolic.h"
+#include "core/matrix/csr.h"
 
 namespace factord::internal {
 

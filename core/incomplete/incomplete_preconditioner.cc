@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/block/supervariables.h"
-#include "core/incomplete/incomplete_trisolve.h"
 #include "core/block_jacobi/block_jacobi_dispatch.h"
+#include "core/incomplete/incomplete_trisolve.h"
 
 namespace factord::internal {
 

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/krylov/operator.h"
 #include "core/block_jacobi/block_jacobi.h"
-#include "core/solver/options.h"
 #include "core/incomplete/incomplete_symbolic.h"
+#include "core/krylov/operator.h"
+#include "core/solver/options.h"
 
 namespace factord::internal {
 

@@ -9,8 +9,8 @@
 #include <span>
 
 #include "core/block_ildlt/block_ildlt.h"
-#include "core/kernels/cpu/parallel.h"
 #include "core/jacobi_ldlt/jacobi_ldlt_sweeps.h"
+#include "core/kernels/cpu/parallel.h"
 
 namespace factord::internal::jacobi_ldlt {
 

@@ -21,11 +21,12 @@
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
 #include "core/block_ildlt/block_ildlt.h"
-#include "core/krylov/preconditioned_solve.h"
 #include "core/block_ildlt/block_ildlt_method.h"
 #include "core/jacobi_ldlt/jacobi_ldlt_pushback.h"
 #include "core/jacobi_ldlt/jacobi_ldlt_sweeps.h"
+#include "core/krylov/preconditioned_solve.h"
 #include "core/solver/methods.h"
+#include "core/solver/validate_options.h"
 
 namespace factord::internal {
 namespace {
@@ -64,22 +65,6 @@ class JacobiLdltAnalysis final : public Analysis {
 // bench/s2_jacobi_ldlt --push_back measures it.
 constexpr bool kJacobiLdltPushBack = false;
 
-absl::Status CheckOptions(const FactorOptions& options) {
-  if (options.sweeps < 1 || options.sweeps > 10000) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sweeps ", options.sweeps, " outside 1..10000"));
-  }
-  if (!(options.epsilon >= 0) || !(options.epsilon < 1)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("epsilon ", options.epsilon, " outside [0, 1)"));
-  }
-  if (!(options.delta > 0) || !(options.delta <= 1)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("delta ", options.delta, " outside (0, 1]"));
-  }
-  return absl::OkStatus();
-}
-
 // Inertia of D (1x1 by sign; a 2x2 with det < 0 is one of each).
 Inertia InertiaOfD(const BlockLdltIterate& f) {
   Inertia in;
@@ -114,7 +99,7 @@ Inertia InertiaOfD(const BlockLdltIterate& f) {
 absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeJacobiLdlt(
     const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx) {
   Timer timer;
-  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  if (absl::Status s = ValidateJacobiLdltOptions(options); !s.ok()) return s;
   auto structure = BuildBlockIldltStructure(a, options);
   if (!structure.ok()) return structure.status();
   if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
@@ -137,7 +122,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeJacobiLdlt(
     return absl::InvalidArgumentError(
         "jacobi_ldlt factorize needs a jacobi_ldlt analysis of this pattern");
   }
-  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  if (absl::Status s = ValidateJacobiLdltOptions(options); !s.ok()) return s;
   FactorReport report;
   report.analyze_s = analysis->analyze_s;
   Timer timer;

@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "core/dense/kernels/batched_dense_kernels.h"
-#include "core/jacobi_ldlt/jacobi_ldlt_blocks.h"
 #include "core/dense/pivot_params.h"
+#include "core/jacobi_ldlt/jacobi_ldlt_blocks.h"
 
 namespace factord::internal {
 namespace {

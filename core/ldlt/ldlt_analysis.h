@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/solver/solver.h"
 #include "core/ldlt/ldlt_symbolic.h"
+#include "core/solver/solver.h"
 
 namespace factord::internal {
 

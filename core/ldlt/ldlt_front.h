@@ -1,11 +1,12 @@
 // One front of the multifrontal LDL^T: assembly of the original entries and
 // of the children's contribution blocks (extend-add), partial factorization
 // of the fully summed columns with pivoting (core/dense/kernels/dense_ldlt.h,
-// blocked with BLAS 3 beyond 32 columns: core/dense/kernels/dense_ldlt_blocked.h),
-// delayed pivots passed up in the contribution block (S2 §V push-back), and
-// the Schur update of the contribution block through a backend kernel.
-// Written once; the reference and cpu backends differ only in the Schur
-// update kernel and in how the fronts of the tree are scheduled.
+// blocked with BLAS 3 beyond 32 columns:
+// core/dense/kernels/dense_ldlt_blocked.h), delayed pivots passed up in the
+// contribution block (S2 §V push-back), and the Schur update of the
+// contribution block through a backend kernel. Written once; the reference and
+// cpu backends differ only in the Schur update kernel and in how the fronts of
+// the tree are scheduled.
 //
 // A refactorization does only arithmetic: the local rows of the original
 // entries and the extend-add positions come from the analysis' assembly
@@ -14,113 +15,15 @@
 // stack in a per-thread workspace that keeps its memory between
 // factorizations. Only a front that received delayed pivots (its rows are
 // then not the analysis' ones) allocates its own factor storage.
+//
+// The front's types and FactorizeFront's declaration are in
+// core/ldlt/kernels/front_types.h, which the tree kernels include;
+// core/ldlt/ldlt_front.cc defines FactorizeFront, the workspace and the
+// factor storage.
 #ifndef FACTORD_LDLT_LDLT_FRONT_H_
 #define FACTORD_LDLT_LDLT_FRONT_H_
 
-#include <cstdint>
-#include <memory>
-#include <span>
-#include <vector>
-
-#include "core/dense/kernels/dense_ldlt.h"
+#include "core/ldlt/kernels/front_types.h"
 #include "core/ldlt/ldlt_symbolic.h"
-
-namespace factord::internal {
-
-// The factor of one front (a view into FrontFactors' storage): q pivots,
-// the unit lower block L (rows: the q pivots then the contribution rows)
-// and the block diagonal D.
-struct FrontFactor {
-  int32_t q = 0;
-  std::span<int32_t> rows;       // q + rc permuted variable indices
-  std::span<double> l;           // rows.size() x q, column-major
-  std::span<double> d_diag;      // q
-  std::span<double> d_off;       // q: D(t+1, t) for a 2x2 start, else 0
-  std::span<int8_t> pivot_size;  // q: 1, 2 (first of a pair), 0 (its
-                                 // second) or -1 (a perturbed 1x1)
-  // Storage of a front that outgrew its slot (it received delayed pivots).
-  // Not initialized: every entry is written.
-  struct Storage {
-    std::unique_ptr<double[]> doubles;  // l, d_diag, d_off
-    std::unique_ptr<int32_t[]> rows;
-    std::unique_ptr<int8_t[]> sizes;
-    int64_t bytes = 0;
-  };
-  std::unique_ptr<Storage> own;
-};
-
-// The factors of all fronts: slots of the analysis' sizes in four arrays
-// allocated once per factorization (not initialized: every entry of a used
-// slot is written).
-struct FrontFactors {
-  std::vector<FrontFactor> fronts;       // sym.num_fronts()
-  std::unique_ptr<double[]> l_pool;      // sym.factor_offset.back()
-  std::unique_ptr<int32_t[]> row_pool;   // sym.row_offset.back()
-  std::unique_ptr<double[]> d_pool;      // 2 sym.n: d_diag, then d_off
-  std::unique_ptr<int8_t[]> pivot_pool;  // sym.n
-  int64_t pool_bytes = 0;
-
-  // Sizes the slots for `sym`; the fronts are empty until factorized.
-  void Allocate(const LdltSymbolic& sym);
-  int64_t bytes() const;
-};
-
-// What a front passes to its parent: the delayed variables first, then the
-// update rows, with the lower triangle of the symmetric Schur complement
-// over them, packed by columns (PackedColumn).
-struct ContributionBlock {
-  int32_t num_delayed = 0;
-  int32_t size = 0;                   // rc
-  int64_t stack_offset = -1;          // >= 0: on the workspace stack here
-  std::vector<double> values;         // otherwise here
-  std::vector<int32_t> delayed_rows;  // num_delayed permuted indices
-};
-
-struct FrontCounts {
-  int64_t delayed = 0;  // pivots this front passed to its parent
-  int64_t two_by_two = 0;
-  int64_t perturbed = 0;
-  int64_t max_front = 0;
-};
-
-// Per-thread scratch of the numeric phase, sized from the analysis
-// (Reserve) and kept between factorizations, so that the many small fronts
-// of a KKT tree neither allocate nor touch fresh pages. `stack` holds the
-// contribution blocks of a postorder run (stack_top doubles in use).
-struct FrontWorkspace {
-  std::vector<double> front, d_diag, d_off, w, stack;
-  std::vector<int> order, size, local_row, child_row, dense_work;
-  std::vector<int32_t> global;
-  int64_t stack_top = 0;
-
-  void Reserve(const LdltSymbolic& sym);
-  // Gives back memory beyond a few MB after a run (large fronts are rare
-  // and their own cost dwarfs a fresh allocation).
-  void Trim();
-};
-// The calling thread's workspace. FactorizeFront does not nest on a thread.
-FrontWorkspace& ThreadFrontWorkspace();
-
-// S -= L W^T on the lower triangle of the r x r block S (leading dimension
-// lds), with L and W r x q (leading dimensions ldl, ldw). The upper
-// triangle of S is not read or written.
-using SchurUpdateFn = void (*)(int r, int q, const double* l, int ldl,
-                               const double* w, int ldw, double* s, int lds);
-
-// Factorizes front f of `sym` with the permuted, scaled and shifted values
-// `values` (sym.col_ptr[n] entries, in the order of sym.col_rows). Reads
-// the children's contribution blocks from cbs[child] (cbs has
-// sym.num_fronts() entries) and releases them: heap blocks are cleared,
-// stack blocks popped (they must be the top of ws.stack, as in a postorder
-// run). Writes factors->fronts[f] and cbs[f] (nothing for a root), on the
-// stack when `cb_on_stack`, else in cbs[f].values; adds to `counts`.
-void FactorizeFront(const LdltSymbolic& sym, int32_t f,
-                    std::span<const double> values,
-                    std::span<ContributionBlock> cbs, bool cb_on_stack,
-                    const kernels::DenseLdltParams& params,
-                    SchurUpdateFn schur_update, FrontWorkspace& ws,
-                    FrontFactors* factors, FrontCounts* counts);
-
-}  // namespace factord::internal
 
 #endif  // FACTORD_LDLT_LDLT_FRONT_H_

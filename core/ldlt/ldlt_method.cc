@@ -57,19 +57,19 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
-#include "core/order/compressed_ordering.h"
-#include "core/order/ordering.h"
-#include "core/order/scaling.h"
-#include "core/solver/residual.h"
-#include "core/ldlt/kernels/ldlt_kernels.h"
 #include "core/block_ildlt/block_ildlt_method.h"
+#include "core/dense/pivot_params.h"
+#include "core/ldlt/kernels/ldlt_kernels.h"
 #include "core/ldlt/ldlt_analysis.h"
 #include "core/ldlt/ldlt_factor_check.h"
 #include "core/ldlt/ldlt_front.h"
 #include "core/ldlt/ldlt_solve.h"
 #include "core/ldlt/ldlt_symbolic.h"
-#include "core/dense/pivot_params.h"
+#include "core/order/compressed_ordering.h"
+#include "core/order/ordering.h"
+#include "core/order/scaling.h"
 #include "core/solver/methods.h"
+#include "core/solver/residual.h"
 
 namespace factord::internal {
 namespace {

@@ -1,10 +1,12 @@
-// Backend dispatch of the vector kernels.
+// Backend dispatch of the vector kernels: per kernel, a switch on
+// ctx.backend (kReference, kCpu) that falls through to the registered device
+// backend for kCuda (core/device/device_dispatch.h).
 #include "core/linalg/blas.h"
 
 #include <limits>
 
-#include "core/linalg/kernels/blas_kernels.h"
 #include "core/device/device_dispatch.h"
+#include "core/linalg/kernels/blas_kernels.h"
 
 namespace factord::linalg {
 
@@ -41,32 +43,56 @@ void DeviceUpdate(const ExecContext& ctx, absl::string_view kernel,
 
 double Dot(const ExecContext& ctx, std::span<const double> x,
            std::span<const double> y) {
-  if (ctx.backend == Backend::kReference) return ref::Dot(ctx, x, y);
-  if (ctx.backend == Backend::kCpu) return cpu::Dot(ctx, x, y);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::Dot(ctx, x, y);
+    case Backend::kCpu:
+      return cpu::Dot(ctx, x, y);
+    case Backend::kCuda:
+      break;
+  }
   return DeviceReduction(
       ctx, "Dot", SumDeviceBytes(x, y),
       [&](const DeviceKernels& k, DeviceStream& s) { return k.Dot(s, x, y); });
 }
 
 double Norm2(const ExecContext& ctx, std::span<const double> x) {
-  if (ctx.backend == Backend::kReference) return ref::Norm2(ctx, x);
-  if (ctx.backend == Backend::kCpu) return cpu::Norm2(ctx, x);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::Norm2(ctx, x);
+    case Backend::kCpu:
+      return cpu::Norm2(ctx, x);
+    case Backend::kCuda:
+      break;
+  }
   return DeviceReduction(
       ctx, "Norm2", SumDeviceBytes(x),
       [&](const DeviceKernels& k, DeviceStream& s) { return k.Norm2(s, x); });
 }
 
 double NormInf(const ExecContext& ctx, std::span<const double> x) {
-  if (ctx.backend == Backend::kReference) return ref::NormInf(ctx, x);
-  // kCuda too: cuBLAS's Idamax lacks the reference's NaN rule, so the
-  // device backend has no NormInf; it runs on the host.
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::NormInf(ctx, x);
+    case Backend::kCpu:
+    case Backend::kCuda:
+      // kCuda too: cuBLAS's Idamax lacks the reference's NaN rule, so the
+      // device backend has no NormInf; it runs on the host.
+      break;
+  }
   return cpu::NormInf(ctx, x);
 }
 
 void Axpy(const ExecContext& ctx, double alpha, std::span<const double> x,
           std::span<double> y) {
-  if (ctx.backend == Backend::kReference) return ref::Axpy(ctx, alpha, x, y);
-  if (ctx.backend == Backend::kCpu) return cpu::Axpy(ctx, alpha, x, y);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::Axpy(ctx, alpha, x, y);
+    case Backend::kCpu:
+      return cpu::Axpy(ctx, alpha, x, y);
+    case Backend::kCuda:
+      break;
+  }
   DeviceUpdate(ctx, "Axpy", SumDeviceBytes(x, y), y,
                [&](const DeviceKernels& k, DeviceStream& s) {
                  return k.Axpy(s, alpha, x, y);
@@ -75,10 +101,14 @@ void Axpy(const ExecContext& ctx, double alpha, std::span<const double> x,
 
 void Axpby(const ExecContext& ctx, double alpha, std::span<const double> x,
            double beta, std::span<double> y) {
-  if (ctx.backend == Backend::kReference) {
-    return ref::Axpby(ctx, alpha, x, beta, y);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::Axpby(ctx, alpha, x, beta, y);
+    case Backend::kCpu:
+      return cpu::Axpby(ctx, alpha, x, beta, y);
+    case Backend::kCuda:
+      break;
   }
-  if (ctx.backend == Backend::kCpu) return cpu::Axpby(ctx, alpha, x, beta, y);
   DeviceUpdate(ctx, "Axpby", SumDeviceBytes(x, y), y,
                [&](const DeviceKernels& k, DeviceStream& s) {
                  return k.Axpby(s, alpha, x, beta, y);
@@ -86,8 +116,14 @@ void Axpby(const ExecContext& ctx, double alpha, std::span<const double> x,
 }
 
 void Scale(const ExecContext& ctx, double alpha, std::span<double> x) {
-  if (ctx.backend == Backend::kReference) return ref::Scale(ctx, alpha, x);
-  if (ctx.backend == Backend::kCpu) return cpu::Scale(ctx, alpha, x);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::Scale(ctx, alpha, x);
+    case Backend::kCpu:
+      return cpu::Scale(ctx, alpha, x);
+    case Backend::kCuda:
+      break;
+  }
   DeviceUpdate(ctx, "Scale", SumDeviceBytes(x), x,
                [&](const DeviceKernels& k, DeviceStream& s) {
                  return k.Scale(s, alpha, x);
@@ -96,8 +132,14 @@ void Scale(const ExecContext& ctx, double alpha, std::span<double> x) {
 
 void Copy(const ExecContext& ctx, std::span<const double> x,
           std::span<double> y) {
-  if (ctx.backend == Backend::kReference) return ref::Copy(ctx, x, y);
-  if (ctx.backend == Backend::kCpu) return cpu::Copy(ctx, x, y);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::Copy(ctx, x, y);
+    case Backend::kCpu:
+      return cpu::Copy(ctx, x, y);
+    case Backend::kCuda:
+      break;
+  }
   DeviceUpdate(
       ctx, "Copy", SumDeviceBytes(x, y), y,
       [&](const DeviceKernels& k, DeviceStream& s) { return k.Copy(s, x, y); });
@@ -105,10 +147,14 @@ void Copy(const ExecContext& ctx, std::span<const double> x,
 
 void PointwiseProduct(const ExecContext& ctx, std::span<const double> d,
                       std::span<const double> x, std::span<double> y) {
-  if (ctx.backend == Backend::kReference) {
-    return ref::PointwiseProduct(ctx, d, x, y);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return ref::PointwiseProduct(ctx, d, x, y);
+    case Backend::kCpu:
+      return cpu::PointwiseProduct(ctx, d, x, y);
+    case Backend::kCuda:
+      break;
   }
-  if (ctx.backend == Backend::kCpu) return cpu::PointwiseProduct(ctx, d, x, y);
   DeviceUpdate(ctx, "PointwiseProduct", SumDeviceBytes(d, x, y), y,
                [&](const DeviceKernels& k, DeviceStream& s) {
                  return k.PointwiseProduct(s, d, x, y);

@@ -1,6 +1,6 @@
 // Vector operations of the Krylov methods, dispatched by ctx.backend to the
-// reference or cpu kernels (core/linalg/kernels/blas_kernels.h) or, for kCuda, the
-// registered device backend (core/device/device_dispatch.h; NormInf has no
+// reference or cpu kernels (core/linalg/kernels/blas_kernels.h) or, for kCuda,
+// the registered device backend (core/device/device_dispatch.h; NormInf has no
 // device kernel and runs on the host). All spans of one call have the same
 // size; outputs must not overlap inputs.
 #ifndef FACTORD_LINALG_BLAS_H_

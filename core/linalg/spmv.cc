@@ -1,8 +1,8 @@
 // Backend dispatch of the CSR product.
 #include "core/linalg/spmv.h"
 
-#include "core/linalg/kernels/spmv_kernels.h"
 #include "core/device/device_dispatch.h"
+#include "core/linalg/kernels/spmv_kernels.h"
 
 namespace factord::linalg {
 

@@ -28,8 +28,8 @@
 #include "absl/strings/str_format.h"
 #include "core/base/timer.h"
 #include "core/matrix/validate.h"
-#include "core/solver/residual.h"
 #include "core/solver/methods.h"
+#include "core/solver/residual.h"
 
 namespace factord::internal {
 namespace {

@@ -13,8 +13,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/matrix/matrix_market.h"
-#include "core/matrix/validate.h"
 #include "core/matrix/text_lines.h"
+#include "core/matrix/validate.h"
 
 namespace factord {
 namespace {

@@ -21,10 +21,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
-#include "core/krylov/operator.h"
-#include "core/krylov/preconditioned_solve.h"
 #include "core/block_jacobi/block_jacobi.h"
 #include "core/jacobi/jacobi.h"
+#include "core/krylov/operator.h"
+#include "core/krylov/preconditioned_solve.h"
 #include "core/solver/methods.h"
 
 namespace factord::internal {
@@ -160,10 +160,6 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIterative(
       symmetric ? 2 * a.nnz() - a.rows : a.nnz();  // estimate for lower
   std::shared_ptr<const SupervariableOrder> supervariables;
   if (options.method == Method::kBlockJacobi) {
-    if (options.max_block_size < 1 || options.max_block_size > 32) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "max_block_size ", options.max_block_size, " outside 1..32"));
-    }
     bool use_rcm = true;
     switch (options.ordering) {
       case Ordering::kAuto:

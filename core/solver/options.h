@@ -1,5 +1,12 @@
 // Options of the factorize and solve stages, as the core sees them.
 //
+// FactorOptions is one struct: the knobs several method families share are
+// its own members; the knobs of one family are in that family's options
+// struct (core/<family>/<family>_options.h), a base of FactorOptions, so
+// `options.fill_factor` reads the same everywhere and a family's code can
+// take its own part alone. The ranges of every value are checked in one
+// place, ValidateFactorOptions (core/solver/validate_options.h).
+//
 // The server converts proto messages into these structs in one place
 // (server/service/convert.cc); nothing here knows about the wire.
 #ifndef FACTORD_SOLVER_OPTIONS_H_
@@ -11,6 +18,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/block_ildlt/block_ildlt_options.h"
+#include "core/incomplete/incomplete_options.h"
+#include "core/jacobi_ldlt/jacobi_ldlt_options.h"
+#include "core/ldlt/ldlt_options.h"
 
 namespace factord {
 
@@ -35,13 +46,6 @@ enum class Pivoting { kStatic, kBunchKaufman, kRook };
 
 enum class Scaling { kAuto, kNone, kRuiz, kMatching, kColumnNorm };
 
-// Blocking strategy of block_ildlt (S1 §III-A): kRb orders first, then
-// blocks neighbouring rows; kBr groups similar rows across the whole matrix
-// first, then orders the blocks.
-enum class Blocking { kRb, kBr };
-
-enum class TriangularSolve { kExact, kJacobi, kBlockJacobi };
-
 absl::string_view MethodName(Method m);
 absl::string_view KrylovName(Krylov k);
 absl::string_view OrderingName(Ordering o);
@@ -51,32 +55,21 @@ absl::StatusOr<Krylov> ParseKrylov(absl::string_view name);
 absl::StatusOr<Ordering> ParseOrdering(absl::string_view name);
 absl::StatusOr<Pivoting> ParsePivoting(absl::string_view name);
 
-struct FactorOptions {
+struct FactorOptions : LdltOptions,
+                       BlockIldltOptions,
+                       JacobiLdltOptions,
+                       IncompleteOptions {
   Method method = Method::kAuto;
   Ordering ordering = Ordering::kAuto;
   Scaling scaling = Scaling::kAuto;
   Pivoting pivoting = Pivoting::kBunchKaufman;
-  // ldlt with Scaling::kMatching: the analysis orders the matching's 2x2
-  // candidates (on the values given to Analyze) as consecutive pairs in one
-  // front (S1 §II); false orders the plain pattern.
-  bool impose_matching_pairs = true;
-  int max_block_size = 32;            // <= 32 for warp kernels
-  Blocking blocking = Blocking::kRb;  // block_ildlt
-  // Incomplete factorizations (block_ildlt, ic, ilu).
+  // Largest diagonal block (1..32, for warp kernels) of block_ildlt,
+  // jacobi_ldlt and block_jacobi.
+  int max_block_size = 32;
+  // Level of fill of the incomplete factorizations (block_ildlt,
+  // jacobi_ldlt's pattern, ic, ilu): >= 0 for them; -1 (full fill) is
+  // accepted for the methods that do not read it.
   int fill_level = 1;
-  double drop_tolerance = 1e-3;
-  double fill_factor = 4.0;
-  // jacobi_ldlt (S2 Alg. 2): pivot threshold epsilon relaxed by delta a sweep.
-  int sweeps = 8;
-  double epsilon = 0.1;
-  double delta = 0.95;
-  // Jacobi triangular solves (S4).
-  TriangularSolve trisolve = TriangularSolve::kExact;
-  // Sweeps after the initial guess x_0 = D^{-1} b (S4 eq. 3 is "0 sweeps").
-  int trisolve_sweeps = 5;
-  // Largest block of the block-Jacobi triangular solves (S4 §3.3: m = 12);
-  // the server sets it from the request's max_block_size when given.
-  int trisolve_block_size = 12;
   // IPM regularization without re-upload: shift_first is added to the first
   // shift_count diagonal entries, shift_rest to the others, and
   // diagonal_shift[i] (when not empty: n entries) to entry i on top.

@@ -1,10 +1,12 @@
-// The facade: resolves `auto` and hands each stage to its method family.
+// The facade: checks the options and hands each stage to its method
+// family (`auto` is resolved in method_choice.cc).
 #include "core/solver/solver.h"
 
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "core/solver/methods.h"
+#include "core/solver/validate_options.h"
 
 namespace factord {
 namespace {
@@ -21,20 +23,9 @@ namespace {
 
 bool LuAvailable() { return FACTORD_WITH_UMFPACK != 0; }
 
-Method ResolveMethod(const CsrMatrix& a, Method requested,
-                     int64_t memory_budget_bytes) {
-  if (requested != Method::kAuto) return requested;
-  // Unsymmetric: direct LU, or ILU(k) + GMRES in a build without UMFPACK.
-  if (!IsSymmetric(a.structure)) {
-    return LuAvailable() ? Method::kLu : Method::kIlu;
-  }
-  // The direct path when it fits; the memory estimate of the analysis decides
-  // in the service, which can fall back to block_ildlt.
-  return Method::kLdlt;
-}
-
 absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
     const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx) {
+  if (absl::Status s = ValidateFactorOptions(options); !s.ok()) return s;
   switch (options.method) {
     case Method::kNone:
     case Method::kJacobi:
@@ -109,10 +100,7 @@ absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
     std::shared_ptr<const CsrMatrix> a,
     std::shared_ptr<const Analysis> analysis, const FactorOptions& options,
     const ExecContext& ctx) {
-  if (!(options.pivot_threshold > 0 && options.pivot_threshold <= 0.5)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "pivot_threshold = ", options.pivot_threshold, " is outside (0, 0.5]"));
-  }
+  if (absl::Status s = ValidateFactorOptions(options); !s.ok()) return s;
   if (a != nullptr && !options.diagonal_shift.empty()) {
     if (static_cast<int64_t>(options.diagonal_shift.size()) != a->rows) {
       return absl::InvalidArgumentError(

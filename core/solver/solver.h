@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "core/base/exec_context.h"
 #include "core/matrix/csr.h"
@@ -52,17 +53,56 @@ class Factorization {
 // for unsymmetric matrices.
 bool LuAvailable();
 
-// The method `auto` resolves to for this matrix (and a memory budget).
-Method ResolveMethod(const CsrMatrix& a, Method requested,
-                     int64_t memory_budget_bytes);
+// What `auto` means, decided here only (core/solver/method_choice.cc):
+// an unsymmetric matrix gets lu (ilu + GMRES without UMFPACK), a symmetric
+// one ldlt, and ldlt falls back to block_ildlt when the matrix, ldlt's
+// analysis and its factor estimate (ExpectedFactorBytes) exceed the memory
+// budget. A method other than kAuto is kept as asked.
 
-// Symbolic analysis of `a` for options.method (not kAuto: resolve it first).
+// The choice by matrix class alone (no memory budget: ldlt for a symmetric
+// matrix). ChooseMethod applies the budget on top.
+Method ResolveMethod(const CsrMatrix& a, Method requested);
+
+// Bytes a factorization of `a` is expected to hold with its matrix and
+// analysis, before any numeric work: a.bytes() + analysis.bytes() +
+// analysis.factor_bytes_estimate().
+int64_t ExpectedFactorBytes(const CsrMatrix& a, const Analysis& analysis);
+
+struct MethodChoice {
+  Method method = Method::kAuto;             // resolved
+  std::shared_ptr<const Analysis> analysis;  // for `method`, from `analyze`
+};
+
+// Analyzes `a` for options whose method is resolved; the caller can look
+// an analysis up in a cache before computing it.
+using AnalyzeFunction =
+    absl::FunctionRef<absl::StatusOr<std::shared_ptr<const Analysis>>(
+        const FactorOptions& resolved)>;
+
+// Resolves options.method for `a` and returns the analysis of the method
+// chosen. One analysis, except for `auto` falling back from ldlt to
+// block_ildlt: ldlt's analysis is what gives the estimate, and block_ildlt's
+// block structure (its own ordering and blocking) is not derived from it,
+// so that path analyzes twice. Errors are those of `analyze`.
+absl::StatusOr<MethodChoice> ChooseMethod(const CsrMatrix& a,
+                                          const FactorOptions& options,
+                                          int64_t memory_budget_bytes,
+                                          AnalyzeFunction analyze);
+// The same with the core's Analyze.
+absl::StatusOr<MethodChoice> ChooseMethod(const CsrMatrix& a,
+                                          const FactorOptions& options,
+                                          int64_t memory_budget_bytes,
+                                          const ExecContext& ctx);
+
+// Symbolic analysis of `a` for options.method (not kAuto: resolve it
+// first). The options are checked first (ValidateFactorOptions).
 absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
     const CsrMatrix& a, const FactorOptions& options, const ExecContext& ctx);
 
 // Numeric factorization of `a` with an analysis made for the same pattern
 // and options. `a` is shared so that the factorization can compute true
-// residuals on the matrix as uploaded.
+// residuals on the matrix as uploaded. The options are checked first
+// (ValidateFactorOptions, and diagonal_shift against the matrix).
 absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
     std::shared_ptr<const CsrMatrix> a,
     std::shared_ptr<const Analysis> analysis, const FactorOptions& options,

@@ -1,9 +1,12 @@
 #include "server/service/convert.h"
 
-#include <cmath>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "core/solver/validate_options.h"
 #include "server/error_reason.h"
 
 namespace factord::server {
@@ -20,6 +23,16 @@ std::span<const T> View(const google::protobuf::RepeatedField<T>& field) {
 }
 
 }  // namespace
+
+absl::Status InvalidOptionFromCore(absl::Status status) {
+  std::optional<std::string> field = InvalidOptionField(status);
+  if (!field.has_value()) return status;
+  // The core's message is "<field> <why>"; the wire names the field by its
+  // path in the request.
+  absl::string_view why = status.message();
+  if (absl::ConsumePrefix(&why, *field)) absl::ConsumePrefix(&why, " ");
+  return InvalidOption(absl::StrCat("options.", *field), why);
+}
 
 absl::StatusOr<Structure> StructureFromProto(pb::Structure structure) {
   switch (structure) {
@@ -200,85 +213,25 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
       return Invalid("options.blocking",
                      absl::StrCat(in.blocking(), " is not a known blocking"));
   }
+  // Unset fields (0, or not present when optional) keep the core's
+  // defaults; the ranges are the core's (ValidateFactorOptions).
   if (in.max_block_size() != 0) {
-    if (in.max_block_size() < 1 || in.max_block_size() > 32) {
-      return Invalid(
-          "options.max_block_size",
-          absl::StrCat("= ", in.max_block_size(), " is outside 1..32"));
-    }
     out.max_block_size = in.max_block_size();
     out.trisolve_block_size = in.max_block_size();  // ic/ilu block_jacobi
   }
-  if (in.has_fill_level()) {
-    if (in.fill_level() < -1) {
-      return Invalid(
-          "options.fill_level",
-          absl::StrCat("= ", in.fill_level(), " is below -1 (full fill)"));
-    }
-    out.fill_level = in.fill_level();
-  }
-  if (in.has_drop_tolerance()) {
-    if (!(in.drop_tolerance() >= 0) || !std::isfinite(in.drop_tolerance())) {
-      return Invalid("options.drop_tolerance",
-                     absl::StrCat("= ", in.drop_tolerance(),
-                                  " is not a finite value >= 0"));
-    }
-    out.drop_tolerance = in.drop_tolerance();
-  }
-  if (in.has_fill_factor()) {
-    if (!(in.fill_factor() > 0) || !std::isfinite(in.fill_factor())) {
-      return Invalid(
-          "options.fill_factor",
-          absl::StrCat("= ", in.fill_factor(), " is not a finite value > 0"));
-    }
-    out.fill_factor = in.fill_factor();
-  }
-  if (in.sweeps() != 0) {
-    if (in.sweeps() < 0) {
-      return Invalid("options.sweeps",
-                     absl::StrCat("= ", in.sweeps(), " is negative"));
-    }
-    out.sweeps = in.sweeps();
-  }
-  if (in.has_epsilon()) {
-    if (!(in.epsilon() >= 0) || !std::isfinite(in.epsilon())) {
-      return Invalid(
-          "options.epsilon",
-          absl::StrCat("= ", in.epsilon(), " is not a finite value >= 0"));
-    }
-    out.epsilon = in.epsilon();
-  }
-  if (in.has_delta()) {
-    if (!(in.delta() > 0) || !(in.delta() <= 1)) {
-      return Invalid("options.delta",
-                     absl::StrCat("= ", in.delta(), " is outside (0, 1]"));
-    }
-    out.delta = in.delta();
-  }
-  if (in.trisolve_sweeps() != 0) {
-    if (in.trisolve_sweeps() < 0) {
-      return Invalid("options.trisolve_sweeps",
-                     absl::StrCat("= ", in.trisolve_sweeps(), " is negative"));
-    }
-    out.trisolve_sweeps = in.trisolve_sweeps();
-  }
-  if (!std::isfinite(in.shift_first()) || !std::isfinite(in.shift_rest())) {
-    return Invalid("options.shift_first/shift_rest", "must be finite");
-  }
-  if (in.shift_count() < 0) {
-    return Invalid("options.shift_count",
-                   absl::StrCat("= ", in.shift_count(), " is negative"));
-  }
+  if (in.has_fill_level()) out.fill_level = in.fill_level();
+  if (in.has_drop_tolerance()) out.drop_tolerance = in.drop_tolerance();
+  if (in.has_fill_factor()) out.fill_factor = in.fill_factor();
+  if (in.sweeps() != 0) out.sweeps = in.sweeps();
+  if (in.has_epsilon()) out.epsilon = in.epsilon();
+  if (in.has_delta()) out.delta = in.delta();
+  if (in.trisolve_sweeps() != 0) out.trisolve_sweeps = in.trisolve_sweeps();
   out.shift_first = in.shift_first();
   out.shift_rest = in.shift_rest();
   out.shift_count = in.shift_count();
-  if (in.has_pivot_threshold()) {
-    if (!(in.pivot_threshold() > 0) || !(in.pivot_threshold() <= 0.5)) {
-      return Invalid(
-          "options.pivot_threshold",
-          absl::StrCat("= ", in.pivot_threshold(), " is outside (0, 0.5]"));
-    }
-    out.pivot_threshold = in.pivot_threshold();
+  if (in.has_pivot_threshold()) out.pivot_threshold = in.pivot_threshold();
+  if (absl::Status s = ValidateFactorOptions(out); !s.ok()) {
+    return InvalidOptionFromCore(std::move(s));
   }
   return out;
 }
@@ -312,34 +265,12 @@ absl::StatusOr<SolveOptions> SolveOptionsFromProto(const pb::SolveOptions& in) {
           "options.krylov",
           absl::StrCat(in.krylov(), " is not a known Krylov method"));
   }
-  if (in.tolerance() != 0) {
-    if (!(in.tolerance() > 0) || !std::isfinite(in.tolerance())) {
-      return Invalid(
-          "options.tolerance",
-          absl::StrCat("= ", in.tolerance(), " is not a finite value > 0"));
-    }
-    out.tolerance = in.tolerance();
-  }
-  if (in.max_iterations() != 0) {
-    if (in.max_iterations() < 0) {
-      return Invalid("options.max_iterations",
-                     absl::StrCat("= ", in.max_iterations(), " is negative"));
-    }
-    out.max_iterations = in.max_iterations();
-  }
-  if (in.restart() != 0) {
-    if (in.restart() < 1) {
-      return Invalid("options.restart",
-                     absl::StrCat("= ", in.restart(), " is below 1"));
-    }
-    out.restart = in.restart();
-  }
-  if (in.idr_s() != 0) {
-    if (in.idr_s() < 1) {
-      return Invalid("options.idr_s",
-                     absl::StrCat("= ", in.idr_s(), " is below 1"));
-    }
-    out.idr_s = in.idr_s();
+  if (in.tolerance() != 0) out.tolerance = in.tolerance();
+  if (in.max_iterations() != 0) out.max_iterations = in.max_iterations();
+  if (in.restart() != 0) out.restart = in.restart();
+  if (in.idr_s() != 0) out.idr_s = in.idr_s();
+  if (absl::Status s = ValidateSolveOptions(out); !s.ok()) {
+    return InvalidOptionFromCore(std::move(s));
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // The one place where wire messages (factord.v1) become core types and core
-// results become wire messages. Unset proto fields (0, UNSPECIFIED, AUTO)
-// take the core's defaults; out-of-range settings are InvalidArgument
-// (INVALID_OPTION) naming the field.
+// results become wire messages. Unset proto fields (0, UNSPECIFIED, AUTO,
+// or an absent optional field) take the core's defaults; the ranges are the
+// core's (core/solver/validate_options.h), and a value out of range is
+// InvalidArgument (INVALID_OPTION) naming the field.
 #ifndef FACTORD_SERVER_SERVICE_CONVERT_H_
 #define FACTORD_SERVER_SERVICE_CONVERT_H_
 
@@ -22,6 +23,10 @@ namespace pb = ::factord::v1;
 
 absl::StatusOr<Structure> StructureFromProto(pb::Structure structure);
 pb::Structure StructureToProto(Structure structure);
+
+// A core InvalidOptionError as INVALID_OPTION with a field violation on
+// "options.<field>"; any other status is returned unchanged.
+absl::Status InvalidOptionFromCore(absl::Status status);
 
 absl::StatusOr<Method> MethodFromProto(pb::Method method);
 pb::Method MethodToProto(Method method);

@@ -8,7 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
 #include "core/solver/solver.h"
+#include "core/solver/validate_options.h"
 #include "server/error_reason.h"
+#include "server/service/convert.h"
 #include "server/service/request_opening.h"
 
 namespace factord::server {
@@ -72,16 +74,14 @@ absl::StatusOr<AnalysisChoice> FindOrAnalyze(const ServiceState& state,
   return choice;
 }
 
-// Bytes the entry will hold with the factorization, before numeric work.
-int64_t ExpectedBytes(const CacheEntry& entry, const Analysis& analysis) {
-  return entry.matrix->bytes() + analysis.bytes() +
-         analysis.factor_bytes_estimate();
-}
-
-// What the core refuses about a factorization: the method or options do
-// not fit this matrix (INVALID_OPTION), the device budget, or a method or
+// What the core refuses about a factorization: an option out of its range
+// (INVALID_OPTION on that option), the method or options do not fit this
+// matrix (INVALID_OPTION on the method), the device budget, or a method or
 // backend this build lacks.
 absl::Status TagCoreError(absl::Status status) {
+  if (InvalidOptionField(status).has_value()) {
+    return InvalidOptionFromCore(std::move(status));
+  }
   switch (status.code()) {
     case absl::StatusCode::kInvalidArgument:
       return WithBadField(
@@ -126,28 +126,33 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
                 0, budget)
           : budget;
 
-  if (requested.shift_count > a.rows) {
-    return InvalidOption(
-        "options.shift_count",
-        absl::StrCat("= ", requested.shift_count, " exceeds n = ", a.rows));
+  if (absl::Status s = ValidateFactorOptions(requested, a.rows); !s.ok()) {
+    return InvalidOptionFromCore(std::move(s));
   }
-  FactorOptions options = requested;
-  options.method = ResolveMethod(a, requested.method, room);
-  if (absl::Status s = CheckInt32Limits(a, options.method); !s.ok()) return s;
 
   Timer total;
-  absl::StatusOr<AnalysisChoice> choice =
-      FindOrAnalyze(state, *entry, options, ctx);
-  if (!choice.ok()) return TagCoreError(choice.status());
-  if (ExpectedBytes(*entry, *choice->analysis) > room &&
-      requested.method == Method::kAuto && options.method == Method::kLdlt) {
-    // `auto` falls back to the incomplete factorization when the complete
-    // one cannot fit (docs/design.md: auto picks by matrix class and memory).
-    options.method = Method::kBlockIldlt;
-    choice = FindOrAnalyze(state, *entry, options, ctx);
-    if (!choice.ok()) return TagCoreError(choice.status());
-  }
-  const int64_t expected = ExpectedBytes(*entry, *choice->analysis);
+  // The core resolves `auto` against the room left (core/solver/solver.h:
+  // ChooseMethod); each analysis it asks for is looked up in the cache
+  // first, after the 32-bit limits of the method it is for. `choice` ends
+  // as that of the method chosen (the last analysis asked for).
+  AnalysisChoice choice;
+  absl::StatusOr<MethodChoice> chosen = ChooseMethod(
+      a, requested, room,
+      [&](const FactorOptions& resolved)
+          -> absl::StatusOr<std::shared_ptr<const Analysis>> {
+        if (absl::Status s = CheckInt32Limits(a, resolved.method); !s.ok()) {
+          return s;
+        }
+        absl::StatusOr<AnalysisChoice> found =
+            FindOrAnalyze(state, *entry, resolved, ctx);
+        if (!found.ok()) return TagCoreError(found.status());
+        choice = *std::move(found);
+        return choice.analysis;
+      });
+  if (!chosen.ok()) return chosen.status();
+  FactorOptions options = requested;
+  options.method = chosen->method;
+  const int64_t expected = ExpectedFactorBytes(a, *choice.analysis);
   if (absl::Status s = state.cache->CheckTenantQuota(
           key.tenant, expected - entry->bytes(),
           absl::StrCat("factorizing matrix '", id, "' with ",
@@ -161,23 +166,23 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
         absl::ResourceExhaustedError(absl::StrCat(
             "factorizing matrix '", id, "' with ", MethodName(options.method),
             " needs about ", expected, " bytes (factor estimate ",
-            choice->analysis->factor_bytes_estimate(),
+            choice.analysis->factor_bytes_estimate(),
             "), over the cache budget cache_bytes = ", budget)),
         v1::CACHE_BUDGET);
   }
   if (absl::Status s = cancellation.Check(); !s.ok()) return s;
 
   absl::StatusOr<std::shared_ptr<const Factorization>> factorization =
-      Factorize(entry->matrix, choice->analysis, options, ctx);
+      Factorize(entry->matrix, choice.analysis, options, ctx);
   if (!factorization.ok()) return TagCoreError(factorization.status());
 
   FactorizeOutcome outcome;
   outcome.method = options.method;
   outcome.report = (*factorization)->report();
-  outcome.report.analysis_reused = choice->reused;
-  outcome.report.analyze_s = choice->analyze_s;
+  outcome.report.analysis_reused = choice.reused;
+  outcome.report.analyze_s = choice.analyze_s;
   absl::StatusOr<CacheEntry> stored = state.cache->StoreFactorization(
-      key, entry->pattern_hash, entry->generation, choice->analysis,
+      key, entry->pattern_hash, entry->generation, choice.analysis,
       *std::move(factorization), options.method, deterministic);
   if (!stored.ok()) return stored.status();
   outcome.entry = *std::move(stored);
@@ -189,7 +194,7 @@ absl::StatusOr<FactorizeOutcome> RunFactorize(
   }
   state.metrics->ObserveFactorize(MethodName(options.method),
                                   state.backend_name, total.Seconds());
-  if (choice->reused) state.metrics->AnalysisReused();
+  if (choice.reused) state.metrics->AnalysisReused();
   return outcome;
 }
 

@@ -1,6 +1,8 @@
-// The work of one Factorize request, run on a worker: resolve the method,
-// find or compute the analysis, check the memory estimate against the cache
-// budget, factorize, store the result in the factor cache.
+// The work of one Factorize request, run on a worker: check the options,
+// let the core resolve the method against the room in the cache
+// (ChooseMethod), finding each analysis in the analysis cache or computing
+// it, check the memory estimate against the cache budget, factorize, store
+// the result in the factor cache.
 #ifndef FACTORD_SERVER_SERVICE_FACTORIZE_JOB_H_
 #define FACTORD_SERVER_SERVICE_FACTORIZE_JOB_H_
 

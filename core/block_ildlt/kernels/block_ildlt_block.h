@@ -1,11 +1,12 @@
 // The per-block arithmetic of the numeric block incomplete LDL^T (S1 §IV-B,
 // Alg. 1 and 2), written once for the host column code
 // (core/block_ildlt/block_ildlt_column.cc) and the CUDA kernels
-// (core/block_ildlt/kernels/cuda/block_ildlt_launch.cu), so that both produce the same
-// bits:
-//   - W = L(J,K) D_K (1x1 and 2x2 pivots of D_K) and the pull update
+// (core/block_ildlt/kernels/cuda/block_ildlt_launch.cu), so that both produce
+// the same bits:
+//   - the terms K of the pull update of one block (I, J), K ascending (S1
+//     Fig. 2b), W = L(J,K) D_K (1x1 and 2x2 pivots of D_K) and the update
 //     A(I,J) -= L(I,K) W, each entry receiving its terms in ascending pivot
-//     order c of K, skipping the zero entries of W (S1 Fig. 2b);
+//     order c of K, skipping the zero entries of W;
 //   - L_JJ in pivot order from the dense LDL^T of the diagonal block;
 //   - the off-diagonal solve X L_JJ^{-T} D_J^{-1} on a range of rows (the
 //     rows of a block are independent: the host passes all of them, a
@@ -92,6 +93,72 @@ FACTORD_HOST_DEVICE inline double SubtractProductEntry(const double* lik,
     a -= lik[i + c * bi] * wv;
   }
   return a;
+}
+
+// The block rows the pull updates walk: for block row I, the slots of its
+// blocks (I, K), K < I, ascending K, at row_ptr[I]..row_ptr[I+1]-1
+// (BlockIldltStructure's row_ptr, row_slot, row_slot_col; host or device
+// pointers).
+struct PullRows {
+  const int64_t* row_ptr = nullptr;
+  const int64_t* row_slot = nullptr;
+  const int32_t* row_slot_col = nullptr;
+};
+
+// One term of the pull update of slot (I, J) (S1 Alg. 1, Fig. 2b):
+// A(I,J) -= L(I,K) D_K L(J,K)^T with (J, K) at slot jk and (I, K) at slot
+// ik (ik == jk for the diagonal block, I == J).
+struct PullTerm {
+  int32_t k = 0;
+  int64_t jk = 0;
+  int64_t ik = 0;
+};
+
+// The position of the walk over the two sorted block rows J and I.
+struct PullCursor {
+  int64_t r = 0;   // in row J
+  int64_t ri = 0;  // in row I
+};
+
+FACTORD_HOST_DEVICE inline PullCursor StartPull(const PullRows& rows, int32_t i,
+                                                int32_t j) {
+  PullCursor cursor;
+  cursor.r = rows.row_ptr[j];
+  cursor.ri = rows.row_ptr[i];
+  return cursor;
+}
+
+// The next term of the pull update of (I, J), K ascending: the K with
+// blocks (J, K) and (I, K) both present and kept (kept: per slot). Returns
+// false when there is none left. The host column code and the CUDA pull
+// kernel walk the terms with this, so they apply the same terms in the same
+// order.
+FACTORD_HOST_DEVICE inline bool NextPullTerm(const PullRows& rows,
+                                             const uint8_t* kept, int32_t i,
+                                             int32_t j, PullCursor* cursor,
+                                             PullTerm* term) {
+  const int64_t r_end = rows.row_ptr[j + 1];
+  const int64_t ri_end = rows.row_ptr[i + 1];
+  for (; cursor->r < r_end; ++cursor->r) {
+    const int32_t k = rows.row_slot_col[cursor->r];
+    const int64_t jk = rows.row_slot[cursor->r];
+    int64_t ik = jk;  // (J, K) itself for the diagonal block
+    if (i != j) {
+      while (cursor->ri < ri_end && rows.row_slot_col[cursor->ri] < k) {
+        ++cursor->ri;
+      }
+      if (cursor->ri == ri_end) return false;
+      if (rows.row_slot_col[cursor->ri] != k) continue;
+      ik = rows.row_slot[cursor->ri];
+    }
+    if (!kept[jk] || !kept[ik]) continue;
+    term->k = k;
+    term->jk = jk;
+    term->ik = ik;
+    ++cursor->r;
+    return true;
+  }
+  return false;
 }
 
 // L_JJ(r, c) in pivot order from the factored front (DensePartialLdlt's

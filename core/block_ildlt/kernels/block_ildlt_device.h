@@ -13,9 +13,9 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
-#include "core/block_ildlt/block_ildlt.h"
 #include "core/block_ildlt/kernels/block_ildlt_block.h"
 #include "core/block_ildlt/kernels/block_ildlt_solve.h"
+#include "core/block_ildlt/kernels/factor_types.h"
 #include "core/dense/kernels/dense_ldlt.h"
 
 namespace factord::kernels {
@@ -98,9 +98,9 @@ inline int64_t BlockIldltDeviceBytes(const BlockIldltStructure& s) {
 }
 
 // The factor's arrays as the per-block solves read them (host pointers,
-// valid while `f` lives).
-inline BlockIldltSolveView SolveViewOf(const BlockIldltFactor& f) {
-  const BlockIldltStructure& s = f.structure();
+// valid while the factor lives).
+inline BlockIldltSolveView SolveViewOf(const BlockIldltFactorView& f) {
+  const BlockIldltStructure& s = *f.structure;
   BlockIldltSolveView view;
   view.block_ptr = s.block_ptr.data();
   view.col_ptr = s.col_ptr.data();
@@ -109,19 +109,19 @@ inline BlockIldltSolveView SolveViewOf(const BlockIldltFactor& f) {
   view.row_ptr = s.row_ptr.data();
   view.row_slot = s.row_slot.data();
   view.row_slot_col = s.row_slot_col.data();
-  view.values = f.block_values().data();
-  view.kept = f.kept().data();
-  view.pivot_order = f.pivot_order().data();
-  view.pivot_size = f.pivot_size().data();
-  view.d_diag = f.d_diag().data();
-  view.d_off = f.d_off().data();
+  view.values = f.values.data();
+  view.kept = f.kept.data();
+  view.pivot_order = f.pivot_order.data();
+  view.pivot_size = f.pivot_size.data();
+  view.d_diag = f.d_diag.data();
+  view.d_off = f.d_off.data();
   return view;
 }
 
 // Bytes a device solve holds: the factor, the structure arrays it reads,
 // the level lists and the two vectors.
-inline int64_t BlockIldltSolveDeviceBytes(const BlockIldltFactor& f) {
-  const BlockIldltStructure& s = f.structure();
+inline int64_t BlockIldltSolveDeviceBytes(const BlockIldltFactorView& f) {
+  const BlockIldltStructure& s = *f.structure;
   const int64_t nb = s.num_blocks(), slots = s.num_slots();
   const int64_t rows = static_cast<int64_t>(s.row_slot.size());
   return 4 * (nb + 1) + 8 * (nb + 1) + 4 * slots + 8 * (slots + 1) +

@@ -1,13 +1,13 @@
 // The per-block solves of the block incomplete LDL^T (S1 §IV-C), written
-// once for the host (core/block_ildlt/block_ildlt_apply.cc) and the CUDA kernels
-// (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.cu), so both give the same
-// bits: the forward substitution of one block row in pull form (the blocks
-// (I, K), K ascending, then the unit L_II in its pivot order), D^{-1} on one
-// block (1x1 and 2x2 pivots), the backward substitution of one block column
-// in pull form (the blocks (I, J), I ascending, then L_JJ^T). Dropped blocks
-// are skipped. A block row (column) reads only w (x) of blocks of earlier
-// (later) levels and writes only its own entries, so the blocks of one
-// level may run in any order or at once. No allocation; host and device.
+// once for the host (core/block_ildlt/block_ildlt_apply.cc) and the CUDA
+// kernels (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.cu), so both
+// give the same bits: the forward substitution of one block row in pull form
+// (the blocks (I, K), K ascending, then the unit L_II in its pivot order),
+// D^{-1} on one block (1x1 and 2x2 pivots), the backward substitution of one
+// block column in pull form (the blocks (I, J), I ascending, then L_JJ^T).
+// Dropped blocks are skipped. A block row (column) reads only w (x) of blocks
+// of earlier (later) levels and writes only its own entries, so the blocks of
+// one level may run in any order or at once. No allocation; host and device.
 #ifndef FACTORD_BLOCK_ILDLT_KERNELS_BLOCK_ILDLT_SOLVE_H_
 #define FACTORD_BLOCK_ILDLT_KERNELS_BLOCK_ILDLT_SOLVE_H_
 

@@ -7,11 +7,11 @@
 
 #include <cmath>
 
+#include "core/dense/kernels/batched_dense_kernels.h"
 #include "core/dense/kernels/dense_cholesky.h"
 #include "core/dense/kernels/dense_ldlt.h"
 #include "core/dense/kernels/dense_ldlt_full.h"
 #include "core/dense/kernels/dense_lu.h"
-#include "core/dense/kernels/batched_dense_kernels.h"
 
 namespace factord::kernels {
 

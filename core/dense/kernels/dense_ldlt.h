@@ -24,8 +24,8 @@
 // update-row by update-row block (the contribution block) is NOT updated
 // here: the caller applies that Schur update with BLAS 3. Fronts wider than
 // one panel (32 fully summed columns) go through the blocked host driver
-// core/dense/kernels/dense_ldlt_blocked.h, which calls this routine unchanged below
-// that width.
+// core/dense/kernels/dense_ldlt_blocked.h, which calls this routine unchanged
+// below that width.
 //
 // No allocation: the caller passes the workspaces. Host and device.
 #ifndef FACTORD_DENSE_KERNELS_DENSE_LDLT_H_
@@ -99,6 +99,23 @@ FACTORD_HOST_DEVICE inline double ColumnMax(double* f, int m, int p,
   return best;
 }
 
+// The partner of column j: the alive fully summed row i != j with the
+// largest |F(i, j)| (the first in alive's order on ties), or -1.
+FACTORD_HOST_DEVICE inline int Partner(double* f, int m, const int* alive,
+                                       int num_alive, int j) {
+  int best = -1;
+  double best_v = 0;
+  for (int t = 0; t < num_alive; ++t) {
+    const int i = alive[t];
+    const double v = fabs(At(f, m, i, j));
+    if (i != j && v > best_v) {
+      best_v = v;
+      best = i;
+    }
+  }
+  return best;
+}
+
 // Updates of an elimination run over whole columns (rows 0..m-1): rows of
 // columns already eliminated receive harmless garbage there (a pivot
 // column's L entries are only read on rows alive at its elimination, and
@@ -154,17 +171,37 @@ FACTORD_HOST_DEVICE inline void RemoveAlive(int* alive, int* num_alive, int j) {
   --*num_alive;
 }
 
+// The per-pivot decisions and bookkeeping below are shared by every dense
+// LDL^T kernel: DensePartialLdlt (here), DenseLdltBunchParlett
+// (dense_ldlt_full.h), the blocked host driver (cpu/dense_ldlt_blocked.cc)
+// and the warp kernel (cuda/warp_ldlt.cuh), so that they take the same
+// pivots and write the same outputs.
+
+// A 2x2 pivot D = [a b; b c] that is numerically nonsingular: |det| above
+// tiny |b| and above 1e-14 (|ac| + b^2). The forced (root) elimination takes
+// a 2x2 on this test alone; Accept2x2 adds the threshold.
+FACTORD_HOST_DEVICE inline bool Nonsingular2x2(double a, double b, double c,
+                                               double tiny) {
+  const double det = a * c - b * b;
+  const double scale = fabs(a * c) + b * b;
+  return fabs(det) > tiny * fabs(b) && fabs(det) > 1e-14 * scale;
+}
+
 // The threshold test of a 2x2 pivot (MA57's): |D^{-1}| [g_j; g_r] <= 1/u.
 FACTORD_HOST_DEVICE inline bool Accept2x2(double a, double b, double c,
                                           double g_j, double g_r, double u,
                                           double tiny) {
+  if (!Nonsingular2x2(a, b, c, tiny)) return false;
   const double det = a * c - b * b;
-  const double scale = fabs(a * c) + b * b;
-  if (!(fabs(det) > tiny * fabs(b)) || !(fabs(det) > 1e-14 * scale)) {
-    return false;
-  }
   return (fabs(c) * g_j + fabs(b) * g_r) * u <= fabs(det) &&
          (fabs(b) * g_j + fabs(a) * g_r) * u <= fabs(det);
+}
+
+// The plain 1x1 threshold test: |a| above tiny and |a| >= u g, g the
+// largest other entry of the column (so |l| <= 1/u).
+FACTORD_HOST_DEVICE inline bool Passes1x1(double a, double g, double u,
+                                          double tiny) {
+  return fabs(a) > tiny && fabs(a) >= u * g;
 }
 
 // The 1x1 test: threshold u (|l| <= 1/u); in the weak pass (u below
@@ -173,7 +210,7 @@ FACTORD_HOST_DEVICE inline bool Accept2x2(double a, double b, double c,
 FACTORD_HOST_DEVICE inline bool Accept1x1(double a, double g, double u,
                                           double strong_u, double max_update,
                                           double tiny) {
-  if (!(fabs(a) > tiny) || !(fabs(a) >= u * g)) return false;
+  if (!Passes1x1(a, g, u, tiny)) return false;
   return u >= strong_u || fabs(a) >= strong_u * g ||
          g * g <= max_update * fabs(a);
 }
@@ -193,6 +230,149 @@ FACTORD_HOST_DEVICE inline bool Accept2x2Bounded(double a, double b, double c,
   const double l_j = (fabs(c) * g_j + fabs(b) * g_r) / det;
   const double l_r = (fabs(b) * g_j + fabs(a) * g_r) / det;
   return l_j * g_j + l_r * g_r <= max_update;
+}
+
+// The pivot search of S1 §IV-B1 from candidate column j, at threshold u
+// (params.threshold, or params.weak_threshold in the weak pass): static
+// takes a nonzero 1x1; Bunch-Kaufman the 1x1 at j, else perturbs a
+// numerically zero column, else the 1x1 at j's partner r (the largest
+// entry of column j among the alive fully summed rows), else the 2x2 (j, r);
+// rook repeats the search from r (at most 4 steps). Returns whether a pivot
+// was taken. `front` gives the data and the eliminations:
+//   At(i, j)                   F(i, j) of the current front;
+//   ColumnMax(j, skip1, skip2) dense_ldlt::ColumnMax over its alive rows;
+//   Partner(j)                 j's partner, -1 for none;
+//   MakeCurrent(r)             column r brought up to date (the blocked
+//                              driver's pending panel updates; else a no-op);
+//   Take1(j, d), Take2(j, r), Perturb(j)  the eliminations.
+// Shared by DensePartialLdlt and the blocked host driver
+// (cpu/dense_ldlt_blocked.cc), so both take the same pivots.
+template <typename Front>
+FACTORD_HOST_DEVICE inline bool SearchPivot(Front& front, int j,
+                                            const DenseLdltParams& params,
+                                            double u) {
+  const double tiny = params.tiny;
+  if (params.pivoting == kDenseStatic) {
+    const double a = front.At(j, j);
+    if (fabs(a) > tiny) {
+      front.Take1(j, a);
+      return true;
+    }
+    return false;
+  }
+  const int steps = params.pivoting == kDenseRook ? 4 : 1;
+  for (int step = 0; step < steps; ++step) {
+    const double ajj = front.At(j, j);
+    const double g_j = front.ColumnMax(j, j, -1);
+    if (Accept1x1(ajj, g_j, u, params.threshold, params.max_weak_update,
+                  tiny)) {
+      front.Take1(j, ajj);
+      return true;
+    }
+    if (fabs(ajj) <= tiny && g_j <= tiny) {
+      // A numerically zero column stays zero whatever is eliminated
+      // later (its entries are fully summed): delaying cannot help, so
+      // it is the zero pivot it is, perturbed and counted here.
+      front.Perturb(j);
+      return true;
+    }
+    const int r = front.Partner(j);
+    if (r < 0) return false;
+    front.MakeCurrent(r);
+    const double arr = front.At(r, r);
+    const double g_r = front.ColumnMax(r, r, -1);
+    if (Accept1x1(arr, g_r, u, params.threshold, params.max_weak_update,
+                  tiny)) {
+      front.Take1(r, arr);
+      return true;
+    }
+    const double g_j2 = front.ColumnMax(j, j, r);
+    const double g_r2 = front.ColumnMax(r, r, j);
+    if (Accept2x2Bounded(ajj, front.At(r, j), arr, g_j2, g_r2, u,
+                         params.threshold, params.max_weak_update, tiny)) {
+      front.Take2(j, r);
+      return true;
+    }
+    j = r;  // rook: continue the search from the partner's column
+  }
+  return false;
+}
+
+// SearchPivot's front over DensePartialLdlt's callables (every column is
+// current: MakeCurrent does nothing).
+template <typename AtFn, typename ColumnMaxFn, typename PartnerFn,
+          typename Take1Fn, typename Take2Fn, typename PerturbFn>
+struct UnblockedPivotFront {
+  AtFn& at;
+  ColumnMaxFn& column_max;
+  PartnerFn& partner;
+  Take1Fn& take1;
+  Take2Fn& take2;
+  PerturbFn& perturb;
+  FACTORD_HOST_DEVICE double At(int i, int j) { return at(i, j); }
+  FACTORD_HOST_DEVICE double ColumnMax(int j, int skip1, int skip2) {
+    return column_max(j, skip1, skip2);
+  }
+  FACTORD_HOST_DEVICE int Partner(int j) { return partner(j); }
+  FACTORD_HOST_DEVICE void MakeCurrent(int) {}
+  FACTORD_HOST_DEVICE void Take1(int j, double d) { take1(j, d); }
+  FACTORD_HOST_DEVICE void Take2(int j, int r) { take2(j, r); }
+  FACTORD_HOST_DEVICE void Perturb(int j) { perturb(j); }
+};
+
+template <typename AtFn, typename ColumnMaxFn, typename PartnerFn,
+          typename Take1Fn, typename Take2Fn, typename PerturbFn>
+FACTORD_HOST_DEVICE inline UnblockedPivotFront<AtFn, ColumnMaxFn, PartnerFn,
+                                               Take1Fn, Take2Fn, PerturbFn>
+MakeUnblockedPivotFront(AtFn& at, ColumnMaxFn& column_max, PartnerFn& partner,
+                        Take1Fn& take1, Take2Fn& take2, PerturbFn& perturb) {
+  return {at, column_max, partner, take1, take2, perturb};
+}
+
+// The Bunch-Parlett step (S2 §IV, DenseLdltBunchParlett) from gamma_d, the
+// largest remaining |diagonal|, and gamma_o, the largest remaining
+// |off-diagonal|: 0 when both are <= tiny (the remainder is numerically
+// zero: perturb the diagonal), 1 for a 1x1 on the diagonal when gamma_d >=
+// alpha gamma_o with alpha = (1 + sqrt(17)) / 8, else 2 (the 2x2 on the
+// rows of the off-diagonal entry).
+FACTORD_HOST_DEVICE inline int BunchParlettPivotSize(double gamma_d,
+                                                     double gamma_o,
+                                                     double tiny) {
+  const double alpha = (1.0 + sqrt(17.0)) / 8.0;
+  if (gamma_d <= tiny && gamma_o <= tiny) return 0;
+  if (gamma_d >= alpha * gamma_o && gamma_d > tiny) return 1;
+  return 2;
+}
+
+// The value that replaces the numerically zero pivot a: +-perturbation
+// with a's sign (+ for a zero), counted in `counts` (zero when a == 0).
+FACTORD_HOST_DEVICE inline double PerturbedPivot(double a, double perturbation,
+                                                 DenseLdltCounts* counts) {
+  if (a == 0) ++counts->zero;
+  ++counts->perturbed;
+  return a < 0 ? -perturbation : perturbation;
+}
+
+// Records pivot number q of the output convention of DensePartialLdlt:
+// column j, size (1, 2 for the first of a pair, 0 for its second, -1 for a
+// perturbed 1x1), D(q, q) = d and D(q + 1, q) = off.
+FACTORD_HOST_DEVICE inline void RecordPivot(int* order, int* size,
+                                            double* d_diag, double* d_off,
+                                            int q, int j, int pivot_size,
+                                            double d, double off) {
+  order[q] = j;
+  size[q] = pivot_size;
+  d_diag[q] = d;
+  d_off[q] = off;
+}
+
+// Records the 2x2 pivot (j, r) with D = [a b; b c] at q and q + 1.
+FACTORD_HOST_DEVICE inline void Record2x2Pivot(int* order, int* size,
+                                               double* d_diag, double* d_off,
+                                               int q, int j, int r, double a,
+                                               double b, double c) {
+  RecordPivot(order, size, d_diag, d_off, q, j, 2, a, b);
+  RecordPivot(order, size, d_diag, d_off, q + 1, r, 0, c, 0);
 }
 
 }  // namespace dense_ldlt
@@ -223,10 +403,7 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
   auto take1 = [&](int j, double d, int pivot_size = 1) {
     dense_ldlt::Eliminate1x1(f, m, p, alive, num_alive, j, d);
     dense_ldlt::RemoveAlive(alive, &num_alive, j);
-    order[q] = j;
-    size[q] = pivot_size;
-    d_diag[q] = d;
-    d_off[q] = 0;
+    dense_ldlt::RecordPivot(order, size, d_diag, d_off, q, j, pivot_size, d, 0);
     ++q;
   };
   auto take2 = [&](int j, int r) {
@@ -234,88 +411,30 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     dense_ldlt::Eliminate2x2(f, m, p, alive, num_alive, j, r, a, b, c);
     dense_ldlt::RemoveAlive(alive, &num_alive, j);
     dense_ldlt::RemoveAlive(alive, &num_alive, r);
-    order[q] = j;
-    order[q + 1] = r;
-    size[q] = 2;
-    size[q + 1] = 0;
-    d_diag[q] = a;
-    d_diag[q + 1] = c;
-    d_off[q] = b;
-    d_off[q + 1] = 0;
+    dense_ldlt::Record2x2Pivot(order, size, d_diag, d_off, q, j, r, a, b, c);
     q += 2;
     ++counts.two_by_two;
   };
   auto perturb = [&](int j) {
-    const double a = At(f, m, j, j);
-    if (a == 0) ++counts.zero;
-    ++counts.perturbed;
-    take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+    take1(j,
+          dense_ldlt::PerturbedPivot(At(f, m, j, j), params.perturbation,
+                                     &counts),
+          -1);
   };
-  // The largest |F(i, j)| over alive fully summed rows i != j, or -1.
   auto partner = [&](int j) {
-    int best = -1;
-    double best_v = 0;
-    for (int t = 0; t < num_alive; ++t) {
-      const int i = alive[t];
-      const double v = fabs(At(f, m, i, j));
-      if (i != j && v > best_v) {
-        best_v = v;
-        best = i;
-      }
-    }
-    return best;
+    return dense_ldlt::Partner(f, m, alive, num_alive, j);
   };
+  auto at = [&](int i, int j) { return At(f, m, i, j); };
+  auto column_max = [&](int j, int skip1, int skip2) {
+    return dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, skip1, skip2);
+  };
+  auto take1_pivot = [&](int j, double d) { take1(j, d); };
+  auto front = dense_ldlt::MakeUnblockedPivotFront(at, column_max, partner,
+                                                   take1_pivot, take2, perturb);
   double u = params.threshold;
   // Tries to take a pivot starting from candidate column j.
   auto try_pivot = [&](int j) -> bool {
-    const double a = At(f, m, j, j);
-    if (params.pivoting == kDenseStatic) {
-      if (fabs(a) > tiny) {
-        take1(j, a);
-        return true;
-      }
-      return false;
-    }
-    const int steps = params.pivoting == kDenseRook ? 4 : 1;
-    for (int step = 0; step < steps; ++step) {
-      const double ajj = At(f, m, j, j);
-      const double g_j =
-          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, -1);
-      if (dense_ldlt::Accept1x1(ajj, g_j, u, params.threshold,
-                                params.max_weak_update, tiny)) {
-        take1(j, ajj);
-        return true;
-      }
-      if (fabs(ajj) <= tiny && g_j <= tiny) {
-        // A numerically zero column stays zero whatever is eliminated
-        // later (its entries are fully summed): delaying cannot help, so
-        // it is the zero pivot it is, perturbed and counted here.
-        perturb(j);
-        return true;
-      }
-      const int r = partner(j);
-      if (r < 0) return false;
-      const double arr = At(f, m, r, r);
-      const double g_r =
-          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, -1);
-      if (dense_ldlt::Accept1x1(arr, g_r, u, params.threshold,
-                                params.max_weak_update, tiny)) {
-        take1(r, arr);
-        return true;
-      }
-      const double g_j2 =
-          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, j, r);
-      const double g_r2 =
-          dense_ldlt::ColumnMax(f, m, p, alive, num_alive, r, r, j);
-      if (dense_ldlt::Accept2x2Bounded(ajj, At(f, m, r, j), arr, g_j2, g_r2, u,
-                                       params.threshold, params.max_weak_update,
-                                       tiny)) {
-        take2(j, r);
-        return true;
-      }
-      j = r;  // rook: continue the search from the partner's column
-    }
-    return false;
+    return dense_ldlt::SearchPivot(front, j, params, u);
   };
 
   // Threshold passes: cycle through the alive columns until a whole cycle
@@ -363,14 +482,10 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
       continue;
     }
     const int r = partner(j);
-    if (r >= 0) {
-      const double b = At(f, m, r, j), c = At(f, m, r, r);
-      const double det = a * c - b * b;
-      if (fabs(det) > tiny * fabs(b) &&
-          fabs(det) > 1e-14 * (fabs(a * c) + b * b)) {
-        take2(j, r);
-        continue;
-      }
+    if (r >= 0 &&
+        dense_ldlt::Nonsingular2x2(a, At(f, m, r, j), At(f, m, r, r), tiny)) {
+      take2(j, r);
+      continue;
     }
     perturb(j);
   }

@@ -30,7 +30,6 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DenseLdltBunchParlett(
     double* f, int m, const DenseLdltParams& params, int* order, int* size,
     double* d_diag, double* d_off, int* work) {
   using dense_ldlt::At;
-  const double alpha = (1.0 + sqrt(17.0)) / 8.0;
   DenseLdltCounts counts;
   int* alive = work;
   int num_alive = m;
@@ -58,29 +57,23 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DenseLdltBunchParlett(
         }
       }
     }
-    if (gamma_d <= params.tiny && gamma_o <= params.tiny) {
+    const int pivot_size =
+        dense_ldlt::BunchParlettPivotSize(gamma_d, gamma_o, params.tiny);
+    if (pivot_size == 0) {
       // The remaining Schur complement is numerically zero: perturb.
-      const double a = At(f, m, jd, jd);
-      if (a == 0) ++counts.zero;
-      ++counts.perturbed;
-      const double d = a < 0 ? -params.perturbation : params.perturbation;
+      const double d = dense_ldlt::PerturbedPivot(At(f, m, jd, jd),
+                                                  params.perturbation, &counts);
       dense_ldlt::Eliminate1x1(f, m, m, alive, num_alive, jd, d);
       dense_ldlt::RemoveAlive(alive, &num_alive, jd);
-      order[q] = jd;
-      size[q] = -1;
-      d_diag[q] = d;
-      d_off[q] = 0;
+      dense_ldlt::RecordPivot(order, size, d_diag, d_off, q, jd, -1, d, 0);
       ++q;
       continue;
     }
-    if (gamma_d >= alpha * gamma_o && gamma_d > params.tiny) {
+    if (pivot_size == 1) {
       const double d = At(f, m, jd, jd);
       dense_ldlt::Eliminate1x1(f, m, m, alive, num_alive, jd, d);
       dense_ldlt::RemoveAlive(alive, &num_alive, jd);
-      order[q] = jd;
-      size[q] = 1;
-      d_diag[q] = d;
-      d_off[q] = 0;
+      dense_ldlt::RecordPivot(order, size, d_diag, d_off, q, jd, 1, d, 0);
       ++q;
       continue;
     }
@@ -91,14 +84,7 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DenseLdltBunchParlett(
     dense_ldlt::Eliminate2x2(f, m, m, alive, num_alive, co, ro, a, b, c);
     dense_ldlt::RemoveAlive(alive, &num_alive, co);
     dense_ldlt::RemoveAlive(alive, &num_alive, ro);
-    order[q] = co;
-    order[q + 1] = ro;
-    size[q] = 2;
-    size[q + 1] = 0;
-    d_diag[q] = a;
-    d_diag[q + 1] = c;
-    d_off[q] = b;
-    d_off[q + 1] = 0;
+    dense_ldlt::Record2x2Pivot(order, size, d_diag, d_off, q, co, ro, a, b, c);
     q += 2;
     ++counts.two_by_two;
   }

@@ -6,15 +6,16 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/linalg/kernels/cuda/blas_kernels.h"
+#include "core/block_ildlt/block_ildlt.h"
+#include "core/block_ildlt/kernels/cuda/block_ildlt_kernels.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_kernels.h"
 #include "core/dense/kernels/cuda/batched_dense_kernels.h"
-#include "core/kernels/cuda/device.h"
-#include "core/block_ildlt/kernels/cuda/block_ildlt_kernels.h"
-#include "core/linalg/kernels/cuda/spmv_kernels.h"
-#include "core/kernels/cuda/status_macros.h"
-#include "core/trisolve/kernels/cuda/trisolve_kernels.h"
 #include "core/device/device_kernels.h"
+#include "core/kernels/cuda/device.h"
+#include "core/kernels/cuda/status_macros.h"
+#include "core/linalg/kernels/cuda/blas_kernels.h"
+#include "core/linalg/kernels/cuda/spmv_kernels.h"
+#include "core/trisolve/kernels/cuda/trisolve_kernels.h"
 
 namespace factord::kernels::cuda {
 namespace {

@@ -5,11 +5,11 @@
 // runs independent subtrees as TBB tasks on an arena of ctx.threads and
 // does the Schur update with BLAS 3 (dgemm on column panels of the lower
 // triangle). Both keep the contribution blocks of a postorder run on the
-// thread's workspace stack (core/ldlt/ldlt_front.h); a block that crosses
-// threads (the top of a parallel subtree) lives on the heap. Every front is
-// processed by the same code (core/ldlt/ldlt_front.cc); the pivot decisions
-// therefore agree between the backends unless a Schur update's rounding tips a
-// threshold test.
+// thread's workspace stack (core/ldlt/kernels/front_types.h); a block that
+// crosses threads (the top of a parallel subtree) lives on the heap. Every
+// front is processed by the same code (core/ldlt/ldlt_front.cc); the pivot
+// decisions therefore agree between the backends unless a Schur update's
+// rounding tips a threshold test.
 #ifndef FACTORD_LDLT_KERNELS_LDLT_KERNELS_H_
 #define FACTORD_LDLT_KERNELS_LDLT_KERNELS_H_
 
@@ -19,8 +19,8 @@
 #include "absl/status/status.h"
 #include "core/base/exec_context.h"
 #include "core/dense/kernels/dense_ldlt.h"
-#include "core/ldlt/ldlt_front.h"
-#include "core/ldlt/ldlt_symbolic.h"
+#include "core/ldlt/kernels/front_types.h"
+#include "core/ldlt/kernels/symbolic_types.h"
 
 namespace factord::kernels {
 

@@ -11,10 +11,10 @@
 // LDL^T form U = D L^T (S4 eq. 1).
 //
 // Every row (and block) is computed by the same code in both backends, in the
-// same summation order (core/trisolve/kernels/trisolve_rows.h), so the cpu results
-// equal the reference bit for bit. The cpu substitution runs the rows of one
-// level set in parallel (level scheduling); the sweeps are parallel over rows
-// or blocks in fixed chunks on a TBB arena of ctx.threads.
+// same summation order (core/trisolve/kernels/trisolve_rows.h), so the cpu
+// results equal the reference bit for bit. The cpu substitution runs the rows
+// of one level set in parallel (level scheduling); the sweeps are parallel over
+// rows or blocks in fixed chunks on a TBB arena of ctx.threads.
 #ifndef FACTORD_TRISOLVE_KERNELS_TRISOLVE_KERNELS_H_
 #define FACTORD_TRISOLVE_KERNELS_TRISOLVE_KERNELS_H_
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "core/linalg/spmv.h"
 #include "core/matrix/matrix_market.h"
 #include "core/solver/solver.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "core/linalg/spmv.h"
 #include "test_data.h"
 #include "tests/core/linalg/reference_device_kernels.h"
 

@@ -10,12 +10,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "tests/core/block_ildlt/block_ildlt_planted.h"
-#include "core/matrix/matrix_market.h"
 #include "core/block_ildlt/block_ildlt_column.h"
 #include "core/block_ildlt/block_ildlt_leftover.h"
 #include "core/dense/pivot_params.h"
+#include "core/matrix/matrix_market.h"
 #include "test_data.h"
+#include "tests/core/block_ildlt/block_ildlt_planted.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -1,6 +1,6 @@
 // Cases and comparisons for the block_ildlt numeric kernels
-// (core/block_ildlt/kernels/cuda/block_ildlt_launch.cu) against the serial reference
-// (S1 §IV-B as core/block_ildlt/block_ildlt_numeric.cc runs it for
+// (core/block_ildlt/kernels/cuda/block_ildlt_launch.cu) against the serial
+// reference (S1 §IV-B as core/block_ildlt/block_ildlt_numeric.cc runs it for
 // Backend::kReference): planted matrices with the edge cases of the
 // numeric phase and real matrices of tests/data, run through the same
 // scaling and scatter, then compared bit for bit.
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "core/block_ildlt/block_ildlt.h"
+#include "core/block_ildlt/kernels/block_ildlt_device.h"
 #include "core/matrix/csr.h"
 #include "core/solver/options.h"
-#include "core/block_ildlt/kernels/block_ildlt_device.h"
 
 namespace factord::emulation_testing {
 

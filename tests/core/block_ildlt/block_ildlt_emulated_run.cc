@@ -1,5 +1,6 @@
 // EmulatedFactorBlockIldlt: the launches on host arrays, as
-// core/block_ildlt/kernels/cuda/block_ildlt_kernels.cc runs them on device copies.
+// core/block_ildlt/kernels/cuda/block_ildlt_kernels.cc runs them on device
+// copies.
 #include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
 
 #include <functional>

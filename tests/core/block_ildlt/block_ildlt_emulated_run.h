@@ -1,8 +1,9 @@
-// The block_ildlt numeric kernels (core/block_ildlt/kernels/cuda/block_ildlt_launch.h)
-// and solve kernels under the CPU emulation on host arrays, with the
-// contracts of DeviceKernels::FactorBlockIldlt and ApplyBlockIldlt:
-// what the emulated backend and the emulated tests run. Launches draw their
-// block and fiber order from emulation::SetScheduleSeed.
+// The block_ildlt numeric kernels
+// (core/block_ildlt/kernels/cuda/block_ildlt_launch.h) and solve kernels under
+// the CPU emulation on host arrays, with the contracts of
+// DeviceKernels::FactorBlockIldlt and ApplyBlockIldlt: what the emulated
+// backend and the emulated tests run. Launches draw their block and fiber order
+// from emulation::SetScheduleSeed.
 #ifndef FACTORD_TESTS_CORE_BLOCK_ILDLT_BLOCK_ILDLT_EMULATED_RUN_H_
 #define FACTORD_TESTS_CORE_BLOCK_ILDLT_BLOCK_ILDLT_EMULATED_RUN_H_
 
@@ -35,8 +36,8 @@ absl::Status EmulatedFactorBlockIldlt(
 // an empty function removes it. Not thread-safe.
 void SetBlockIldltLevelHookForTesting(std::function<void(int level)> hook);
 
-// The solve kernels (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h) on
-// the factor's host arrays, with the contract of
+// The solve kernels (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h)
+// on the factor's host arrays, with the contract of
 // DeviceKernels::ApplyBlockIldlt: y (n) the ordered, scaled right-hand side
 // in, x out. Built into the executables that link the solve kernels only.
 absl::Status EmulatedApplyBlockIldlt(const BlockIldltFactor& f,

@@ -1,10 +1,11 @@
 // EmulatedApplyBlockIldlt: the solve launches on host arrays, as
-// core/block_ildlt/kernels/cuda/block_ildlt_kernels.cc runs them on device copies.
+// core/block_ildlt/kernels/cuda/block_ildlt_kernels.cc runs them on device
+// copies.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
 #include "core/emulation/cuda_emulation.h"
+#include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
 // The emulation header comes before the launch header.
 #include "core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h"
 

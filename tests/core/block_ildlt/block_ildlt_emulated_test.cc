@@ -17,12 +17,12 @@
 #include "core/base/device_context.h"
 #include "core/base/timer.h"
 #include "core/block_ildlt/block_ildlt.h"
+#include "core/emulation/cuda_emulation.h"
 #include "gtest/gtest.h"
-#include "tests/core/linalg/reference_device_kernels.h"
 #include "tests/core/block_ildlt/block_ildlt_cases.h"
 #include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
-#include "core/emulation/cuda_emulation.h"
 #include "tests/core/device/emulated_device_kernels.h"
+#include "tests/core/linalg/reference_device_kernels.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -1,7 +1,7 @@
 // The level-scheduled block_ildlt solves (S1 §IV-C;
-// core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.cu) under the CPU emulation
-// against the reference, bit for bit: the kernels on their own (y -> x
-// against the per-block reference sweeps in block order) on the planted and
+// core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.cu) under the CPU
+// emulation against the reference, bit for bit: the kernels on their own (y ->
+// x against the per-block reference sweeps in block order) on the planted and
 // real cases for several schedule seeds, and BlockIldltFactor::Apply on the
 // emulated backend registered as kCuda against Apply on kReference.
 #include <bit>
@@ -13,14 +13,14 @@
 
 #include "core/base/device_context.h"
 #include "core/block_ildlt/block_ildlt.h"
-#include "gtest/gtest.h"
-#include "core/block_ildlt/kernels/block_ildlt_solve.h"
 #include "core/block_ildlt/kernels/block_ildlt_device.h"
-#include "tests/core/linalg/reference_device_kernels.h"
+#include "core/block_ildlt/kernels/block_ildlt_solve.h"
+#include "core/emulation/cuda_emulation.h"
+#include "gtest/gtest.h"
 #include "tests/core/block_ildlt/block_ildlt_cases.h"
 #include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
-#include "core/emulation/cuda_emulation.h"
 #include "tests/core/device/emulated_device_kernels.h"
+#include "tests/core/linalg/reference_device_kernels.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -19,15 +19,15 @@
 #include <utility>
 #include <vector>
 
-#include "tests/core/block_ildlt/block_ildlt_planted.h"
 #include "core/base/cancellation.h"
 #include "core/base/timer.h"
 #include "core/block_ildlt/block_ildlt.h"
-#include "core/matrix/matrix_market.h"
-#include "gtest/gtest.h"
 #include "core/block_ildlt/block_ildlt_leftover.h"
 #include "core/block_ildlt/block_ildlt_levels.h"
+#include "core/matrix/matrix_market.h"
+#include "gtest/gtest.h"
 #include "test_data.h"
+#include "tests/core/block_ildlt/block_ildlt_planted.h"
 
 namespace factord {
 namespace {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "core/block_ildlt/block_ildlt.h"
-#include "gtest/gtest.h"
 #include "core/block_ildlt/kernels/block_ildlt_solve.h"
-#include "core/kernels/cuda/device.h"
 #include "core/block_ildlt/kernels/cuda/block_ildlt_kernels.h"
+#include "core/kernels/cuda/device.h"
+#include "gtest/gtest.h"
 #include "tests/core/block_ildlt/block_ildlt_cases.h"
 
 namespace factord::emulation_testing {

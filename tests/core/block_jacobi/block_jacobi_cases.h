@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/matrix/csr.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_launch.h"
+#include "core/matrix/csr.h"
 
 namespace factord::emulation_testing {
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "tests/core/block_jacobi/block_jacobi_cases.h"
 #include "core/emulation/cuda_emulation.h"
+#include "tests/core/block_jacobi/block_jacobi_cases.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -3,11 +3,11 @@
 // reference kernels on the same inputs, for several scheduler seeds.
 #include <cmath>
 
+#include "core/emulation/cuda_emulation.h"
 #include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
 #include "tests/core/block_jacobi/block_jacobi_cases.h"
-#include "core/emulation/cuda_emulation.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -1,6 +1,6 @@
 // Batches of small symmetric blocks for the emulated dense LDL^T kernel
-// (core/dense/kernels/cuda/dense_ldlt_launch.cu) and the runs of that kernel and
-// of the host routine DensePartialLdlt on them. Shared by the clean tests
+// (core/dense/kernels/cuda/dense_ldlt_launch.cu) and the runs of that kernel
+// and of the host routine DensePartialLdlt on them. Shared by the clean tests
 // and the fault-injection tests.
 #ifndef FACTORD_TESTS_CORE_DENSE_DENSE_LDLT_CASES_H_
 #define FACTORD_TESTS_CORE_DENSE_DENSE_LDLT_CASES_H_

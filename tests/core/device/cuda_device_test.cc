@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_kernels.h"
 #include "core/dense/kernels/cuda/batched_dense_kernels.h"
-#include "core/kernels/cuda/device.h"
 #include "core/dense/kernels/cuda/dense_ldlt_launch.h"
+#include "core/kernels/cuda/device.h"
+#include "gtest/gtest.h"
 #include "tests/core/block_jacobi/block_jacobi_cases.h"
 #include "tests/core/dense/dense_batched_cases.h"
 #include "tests/core/dense/dense_ldlt_cases.h"

@@ -1,7 +1,7 @@
 // The vendor-library kernels of the CUDA backend on a real device: cuSPARSE
 // SpMV (core/linalg/kernels/cuda/spmv_kernels.h) and the cuBLAS vector kernels
-// (core/linalg/kernels/cuda/blas_kernels.h) against the reference kernels on the
-// same inputs. Vendor calls are not emulated: without a GPU every test here
+// (core/linalg/kernels/cuda/blas_kernels.h) against the reference kernels on
+// the same inputs. Vendor calls are not emulated: without a GPU every test here
 // skips with the reason. Sums run in the library's order, so the results
 // agree to rounding; SpMV with CUSPARSE_SPMV_CSR_ALG2 must repeat bit for
 // bit.
@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "core/kernels/cuda/device.h"
+#include "core/linalg/kernels/blas_kernels.h"
+#include "core/linalg/kernels/cuda/blas_kernels.h"
+#include "core/linalg/kernels/cuda/spmv_kernels.h"
+#include "core/linalg/kernels/spmv_kernels.h"
 #include "core/matrix/csr.h"
 #include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
-#include "core/linalg/kernels/blas_kernels.h"
-#include "core/linalg/kernels/cuda/blas_kernels.h"
-#include "core/kernels/cuda/device.h"
-#include "core/linalg/kernels/cuda/spmv_kernels.h"
-#include "core/linalg/kernels/spmv_kernels.h"
 #include "test_data.h"
 
 namespace factord::emulation_testing {

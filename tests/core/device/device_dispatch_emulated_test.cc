@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "core/base/device_context.h"
+#include "core/emulation/cuda_emulation.h"
 #include "core/matrix/matrix_market.h"
 #include "core/solver/solver.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
-#include "core/emulation/cuda_emulation.h"
 #include "tests/core/device/emulated_device_kernels.h"
 
 namespace factord::emulation_testing {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
 #include "core/emulation/cuda_emulation.h"
+#include "tests/core/block_ildlt/block_ildlt_emulated_run.h"
 // The emulation header comes before the launch headers.
 #include "core/block_jacobi/kernels/cuda/block_jacobi_launch.h"
 #include "core/dense/kernels/cuda/batched_dense_launch.h"

@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "core/kernels/cuda/cuda_launch.cuh"
+#include "gtest/gtest.h"
 
 namespace factord::emulation_testing {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "core/incomplete/incomplete_symbolic.h"
+#include "gtest/gtest.h"
 
 namespace factord::internal {
 namespace {

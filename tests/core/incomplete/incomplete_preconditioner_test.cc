@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/matrix/matrix_market.h"
-#include "gtest/gtest.h"
 #include "core/incomplete/incomplete_numeric.h"
+#include "core/matrix/matrix_market.h"
 #include "core/solver/methods.h"
+#include "gtest/gtest.h"
 #include "test_data.h"
 
 namespace factord::internal {

@@ -9,10 +9,10 @@
 #include <random>
 #include <vector>
 
-#include "core/order/amd.h"
-#include "gtest/gtest.h"
 #include "core/ldlt/ldlt_front.h"
 #include "core/ldlt/ldlt_symbolic.h"
+#include "core/order/amd.h"
+#include "gtest/gtest.h"
 #include "tests/core/ldlt/ldlt_test_util.h"
 
 namespace factord {

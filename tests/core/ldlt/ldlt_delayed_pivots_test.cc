@@ -12,13 +12,13 @@
 #include <memory>
 #include <vector>
 
-#include "core/matrix/matrix_market.h"
-#include "core/order/amd.h"
-#include "gtest/gtest.h"
+#include "core/dense/pivot_params.h"
 #include "core/ldlt/kernels/ldlt_kernels.h"
 #include "core/ldlt/ldlt_factor_check.h"
 #include "core/ldlt/ldlt_symbolic.h"
-#include "core/dense/pivot_params.h"
+#include "core/matrix/matrix_market.h"
+#include "core/order/amd.h"
+#include "gtest/gtest.h"
 #include "test_data.h"
 #include "tests/core/ldlt/ldlt_test_util.h"
 

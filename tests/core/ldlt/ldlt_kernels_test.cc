@@ -8,9 +8,9 @@
 #include <random>
 #include <vector>
 
+#include "core/ldlt/ldlt_symbolic.h"
 #include "core/order/amd.h"
 #include "gtest/gtest.h"
-#include "core/ldlt/ldlt_symbolic.h"
 
 namespace factord::kernels {
 namespace {

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/ldlt/ldlt_analysis.h"
 #include "core/matrix/matrix_market.h"
 #include "gtest/gtest.h"
-#include "core/ldlt/ldlt_analysis.h"
 #include "test_data.h"
 #include "tests/core/ldlt/ldlt_test_util.h"
 

@@ -14,8 +14,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/linalg/kernels/blas_kernels.h"
 #include "core/device/device_kernels.h"
+#include "core/linalg/kernels/blas_kernels.h"
 #include "core/linalg/kernels/spmv_kernels.h"
 
 namespace factord::testing {

@@ -31,17 +31,17 @@ TEST(LuAvailability, LuOrAClearRefusalAndAutoStillSolves) {
       Analyze(a, lu, ExecContext{});
   if (LuAvailable()) {
     EXPECT_TRUE(analysis.ok()) << analysis.status();
-    EXPECT_EQ(ResolveMethod(a, Method::kAuto, 0), Method::kLu);
+    EXPECT_EQ(ResolveMethod(a, Method::kAuto), Method::kLu);
   } else {
     ASSERT_EQ(analysis.status().code(), absl::StatusCode::kFailedPrecondition);
     EXPECT_NE(analysis.status().message().find("FACTORD_WITH_UMFPACK"),
               absl::string_view::npos)
         << analysis.status();
-    EXPECT_EQ(ResolveMethod(a, Method::kAuto, 0), Method::kIlu);
+    EXPECT_EQ(ResolveMethod(a, Method::kAuto), Method::kIlu);
   }
   // Whatever auto picks solves the system: x = (1, 1) for b = (5, 3).
   FactorOptions automatic;
-  automatic.method = ResolveMethod(a, Method::kAuto, 0);
+  automatic.method = ResolveMethod(a, Method::kAuto);
   auto shared = std::make_shared<const CsrMatrix>(a);
   absl::StatusOr<std::shared_ptr<const Analysis>> chosen =
       Analyze(a, automatic, ExecContext{});

@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "core/kernels/cuda/device.h"
 #include "core/trisolve/kernels/cuda/trisolve_kernels.h"
+#include "gtest/gtest.h"
 #include "tests/core/trisolve/trisolve_cases.h"
 
 namespace factord::emulation_testing {

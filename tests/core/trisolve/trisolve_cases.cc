@@ -7,12 +7,12 @@
 #include <random>
 #include <utility>
 
-#include "core/matrix/csr.h"
-#include "core/matrix/matrix_market.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
-#include "core/trisolve/kernels/cuda/trisolve_launch.h"
 #include "core/incomplete/incomplete_numeric.h"
 #include "core/incomplete/incomplete_symbolic.h"
+#include "core/matrix/csr.h"
+#include "core/matrix/matrix_market.h"
+#include "core/trisolve/kernels/cuda/trisolve_launch.h"
 #include "tests/test_data.h"
 
 namespace factord::emulation_testing {

@@ -4,8 +4,8 @@
 // so that the real-device test can use the builders without the emulation.
 #include <utility>
 
-#include "core/trisolve/kernels/cuda/trisolve_launch.h"
 #include "core/emulation/cuda_emulation.h"
+#include "core/trisolve/kernels/cuda/trisolve_launch.h"
 #include "tests/core/trisolve/trisolve_cases.h"
 
 namespace factord::emulation_testing {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "core/trisolve/kernels/cuda/trisolve_launch.h"
+#include "gtest/gtest.h"
 #include "tests/core/trisolve/trisolve_cases.h"
 
 namespace factord::emulation_testing {

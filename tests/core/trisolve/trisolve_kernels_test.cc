@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/block_jacobi/block_jacobi.h"
-#include "gtest/gtest.h"
 #include "core/incomplete/incomplete_symbolic.h"
+#include "gtest/gtest.h"
 
 namespace factord::kernels {
 namespace {

@@ -3,7 +3,11 @@
 #include <limits>
 #include <utility>
 
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
+#include "server/error_reason.h"
+#include "server/service/status_mapping.h"
 
 namespace factord::server {
 namespace {
@@ -65,6 +69,53 @@ TEST(Convert, BadFactorOptionsNameTheField) {
           .status()
           .code(),
       absl::StatusCode::kInvalidArgument);
+}
+
+// The field violation an INVALID_OPTION status carries on the wire.
+std::string BadFieldOf(const absl::Status& s) {
+  google::rpc::Status details;
+  EXPECT_TRUE(details.ParseFromString(ToGrpcStatus(s).error_details()));
+  google::rpc::BadRequest bad;
+  for (const auto& d : details.details()) {
+    if (d.UnpackTo(&bad) && bad.field_violations_size() == 1) {
+      return bad.field_violations(0).field();
+    }
+  }
+  return "";
+}
+
+TEST(Convert, FillFactorMeansWhatTheCoreMeans) {
+  pb::FactorOptions in;
+  in.set_fill_factor(0);  // set to 0: no limit on the count, as in core
+  absl::StatusOr<FactorOptions> o =
+      FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, in);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->fill_factor, 0.0);
+  EXPECT_EQ(FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, pb::FactorOptions())
+                ->fill_factor,
+            FactorOptions().fill_factor);  // unset: the core's default
+
+  in.set_fill_factor(-1);
+  const absl::Status s =
+      FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, in).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReasonOf(s), pb::INVALID_OPTION);
+  EXPECT_EQ(BadFieldOf(s), "options.fill_factor");
+  EXPECT_EQ(s.message().rfind("options.fill_factor = -1 ", 0), 0u) << s;
+}
+
+TEST(Convert, AFamilyRangeNamesItsOption) {
+  pb::FactorOptions in;
+  in.set_epsilon(1.5);  // >= 0 for every method, < 1 for jacobi_ldlt
+  EXPECT_TRUE(FactorOptionsFromProto(pb::METHOD_LDLT, in).ok());
+  const absl::Status s =
+      FactorOptionsFromProto(pb::METHOD_JACOBI_LDLT, in).status();
+  EXPECT_EQ(ReasonOf(s), pb::INVALID_OPTION);
+  EXPECT_EQ(BadFieldOf(s), "options.epsilon");
+
+  // A core refusal that names no option is left as it is.
+  const absl::Status plain = absl::InvalidArgumentError("not square");
+  EXPECT_EQ(InvalidOptionFromCore(plain), plain);
 }
 
 TEST(Convert, ScalingAndBlockingAreMapped) {

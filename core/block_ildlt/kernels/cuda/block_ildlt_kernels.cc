@@ -211,23 +211,22 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
   return stream.Synchronize();
 }
 
-absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
+absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactorView& f,
                              std::span<double> y) {
-  const BlockIldltStructure& s = f.structure();
+  const BlockIldltStructure& s = *f.structure;
   if (static_cast<int64_t>(y.size()) != s.n) {
     return absl::InvalidArgumentError(
         "ApplyBlockIldlt: y does not have n entries");
   }
   if (s.num_blocks() == 0) return absl::OkStatus();
   FACTORD_CUDA_ASSIGN_OR_RETURN(pattern, UploadPattern(s, stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(values, UploadArray(f.block_values(), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(kept, UploadArray(f.kept(), stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(values, UploadArray(f.values, stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(kept, UploadArray(f.kept, stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(pivot_order,
-                                UploadArray(f.pivot_order(), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(pivot_size,
-                                UploadArray(f.pivot_size(), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(d_diag, UploadArray(f.d_diag(), stream));
-  FACTORD_CUDA_ASSIGN_OR_RETURN(d_off, UploadArray(f.d_off(), stream));
+                                UploadArray(f.pivot_order, stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(pivot_size, UploadArray(f.pivot_size, stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(d_diag, UploadArray(f.d_diag, stream));
+  FACTORD_CUDA_ASSIGN_OR_RETURN(d_off, UploadArray(f.d_off, stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(device_y, UploadArray(AsConst(y), stream));
   FACTORD_CUDA_ASSIGN_OR_RETURN(device_w, DeviceArray<double>::Allocate(s.n));
   BlockIldltSolveView view;

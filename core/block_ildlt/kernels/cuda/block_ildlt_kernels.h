@@ -15,9 +15,9 @@
 #include <span>
 
 #include "absl/status/status.h"
-#include "core/block_ildlt/block_ildlt.h"
-#include "core/kernels/cuda/device.h"
 #include "core/block_ildlt/kernels/block_ildlt_device.h"
+#include "core/block_ildlt/kernels/factor_types.h"
+#include "core/kernels/cuda/device.h"
 
 namespace factord::kernels::cuda {
 
@@ -35,7 +35,7 @@ absl::Status FactorBlockIldlt(CudaStream& stream, const BlockIldltStructure& s,
 // factor, its structure and level lists and y, runs the launches of
 // block_ildlt_solve_launch.h, downloads y (= x) and synchronises.
 // INVALID_ARGUMENT when y does not have n entries.
-absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactor& f,
+absl::Status ApplyBlockIldlt(CudaStream& stream, const BlockIldltFactorView& f,
                              std::span<double> y);
 
 }  // namespace factord::kernels::cuda

@@ -1,9 +1,10 @@
 // The numeric block incomplete LDL^T of S1 §IV-B as CUDA kernels, level by
 // level (S1 §IV-A: the columns of a level are independent); see
 // block_ildlt_launch.h. Every value is computed by the host/device code of
-// core/block_ildlt/kernels/block_ildlt_block.h and core/dense/kernels/dense_ldlt.h in the
-// serial reference's order, and the file is built with -fmad=false, so the
-// factor equals the reference's bit for bit (the emulated tests check it).
+// core/block_ildlt/kernels/block_ildlt_block.h and
+// core/dense/kernels/dense_ldlt.h in the serial reference's order, and the file
+// is built with -fmad=false, so the factor equals the reference's bit for bit
+// (the emulated tests check it).
 //
 // Limits: the dense LDL^T of a diagonal block runs on one lane (the pivot
 // search of DensePartialLdlt is sequential; warp_ldlt.cuh has no force
@@ -14,9 +15,9 @@
 #include <cstring>
 
 #include "core/block_ildlt/kernels/block_ildlt_block.h"
+#include "core/block_ildlt/kernels/cuda/block_ildlt_launch.h"
 #include "core/dense/kernels/dense_ldlt.h"
 #include "core/kernels/cuda/cuda_launch.cuh"
-#include "core/block_ildlt/kernels/cuda/block_ildlt_launch.h"
 
 namespace factord::kernels::cuda {
 namespace {
@@ -60,28 +61,19 @@ __global__ void __launch_bounds__(kPullThreads)
   const int32_t i = s.row_block[t];
   const int bj = BlockSize(s, j), bi = BlockSize(s, i);
   double* aij = f.values + s.value_ptr[t];
-  int64_t ri = s.row_ptr[i];
-  const int64_t ri_end = s.row_ptr[i + 1];
-  for (int64_t r = s.row_ptr[j]; r < s.row_ptr[j + 1]; ++r) {
-    const int32_t k = s.row_slot_col[r];
-    const int64_t tk = s.row_slot[r];
-    int64_t u = tk;  // (J, K) itself for the diagonal block
-    if (i != j) {
-      while (ri < ri_end && s.row_slot_col[ri] < k) ++ri;
-      if (ri == ri_end) break;
-      if (s.row_slot_col[ri] != k) continue;
-      u = s.row_slot[ri];
-    }
-    if (!f.kept[tk] || !f.kept[u]) continue;
-    const int bk = BlockSize(s, k);
-    const int64_t kstart = s.block_ptr[k];
-    const double* ljk = f.values + s.value_ptr[tk];
+  const PullRows rows{s.row_ptr, s.row_slot, s.row_slot_col};
+  PullCursor cursor = StartPull(rows, i, j);
+  PullTerm term;
+  while (NextPullTerm(rows, f.kept, i, j, &cursor, &term)) {
+    const int bk = BlockSize(s, term.k);
+    const int64_t kstart = s.block_ptr[term.k];
+    const double* ljk = f.values + s.value_ptr[term.jk];
     for (int e = threadIdx.x; e < bj * bk; e += blockDim.x) {
       w[e] = TimesDEntry(ljk, bj, e % bj, e / bj, f.pivot_size + kstart,
                          f.d_diag + kstart, f.d_off + kstart);
     }
     __syncthreads();  // W complete before any entry reads it
-    const double* lik = f.values + s.value_ptr[u];
+    const double* lik = f.values + s.value_ptr[term.ik];
     for (int e = threadIdx.x; e < bi * bj; e += blockDim.x) {
       aij[e] = SubtractProductEntry(lik, w, bi, bj, bk, e % bi, e / bi, aij[e]);
     }

@@ -3,13 +3,13 @@
 // §IV-B3 and the leftover protocol of Alg. 2 in the level-wise form of
 // core/block_ildlt/block_ildlt_leftover.h) on device arrays. The kernels are in
 // block_ildlt_launch.cu; the same source runs on a GPU (nvcc) and on the CPU
-// under the emulation (core/emulation, in the emulated tests), where device pointers
-// are host pointers.
+// under the emulation (core/emulation, in the emulated tests), where device
+// pointers are host pointers.
 //
 // Per level, on `stream`, four launches whose per-entry arithmetic is the
-// host column code's (core/block_ildlt/kernels/block_ildlt_block.h), so the factor,
-// D, pivots, kept blocks and per-column counts equal the serial reference's
-// bit for bit:
+// host column code's (core/block_ildlt/kernels/block_ildlt_block.h), so the
+// factor, D, pivots, kept blocks and per-column counts equal the serial
+// reference's bit for bit:
 //   PullUpdates:    one thread block per slot (I, J) of the level's columns,
 //                   threads over the entries of A(I,J); for each K common to
 //                   block rows J and I (ascending), W = L(J,K) D_K is staged

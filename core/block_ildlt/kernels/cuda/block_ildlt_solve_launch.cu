@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "core/block_ildlt/kernels/block_ildlt_solve.h"
-#include "core/kernels/cuda/cuda_launch.cuh"
 #include "core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h"
+#include "core/kernels/cuda/cuda_launch.cuh"
 
 namespace factord::kernels::cuda {
 namespace {

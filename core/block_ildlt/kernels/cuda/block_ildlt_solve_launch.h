@@ -4,8 +4,8 @@
 // arrays: per level a forward launch (one thread per block row of the
 // level), one D^{-1} launch (one thread per block), per level in reverse a
 // backward launch (one thread per block column). Each thread runs the
-// host/device per-block code of core/block_ildlt/kernels/block_ildlt_solve.h, so z
-// equals the reference's Apply bit for bit. The kernels are in
+// host/device per-block code of core/block_ildlt/kernels/block_ildlt_solve.h,
+// so z equals the reference's Apply bit for bit. The kernels are in
 // block_ildlt_solve_launch.cu; the same source runs under the test-only
 // emulation (core/emulation, in the emulated tests).
 //

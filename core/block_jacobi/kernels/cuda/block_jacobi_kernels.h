@@ -1,10 +1,10 @@
 // The CUDA block-Jacobi kernels behind host arrays: the contract of
 // reference::ExtractDiagonalBlocks / InvertDiagonalBlocks /
-// ApplyBlockDiagonal (core/block_jacobi/kernels/block_jacobi_kernels.h), with the
-// copies to and from the device on the caller's stream, and every CUDA error
-// returned as a Status. Each call synchronises the stream before returning,
-// so the host spans may be read at once. The device work is the kernels of
-// block_jacobi_launch.cu, which the emulated tests run against the
+// ApplyBlockDiagonal (core/block_jacobi/kernels/block_jacobi_kernels.h), with
+// the copies to and from the device on the caller's stream, and every CUDA
+// error returned as a Status. Each call synchronises the stream before
+// returning, so the host spans may be read at once. The device work is the
+// kernels of block_jacobi_launch.cu, which the emulated tests run against the
 // reference (tests/core/block_jacobi/block_jacobi_emulated_test.cc).
 #ifndef FACTORD_BLOCK_JACOBI_KERNELS_CUDA_BLOCK_JACOBI_KERNELS_H_
 #define FACTORD_BLOCK_JACOBI_KERNELS_CUDA_BLOCK_JACOBI_KERNELS_H_
@@ -14,10 +14,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "core/matrix/csr.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_launch.h"
 #include "core/kernels/cuda/device.h"
+#include "core/matrix/csr.h"
 
 namespace factord::kernels::cuda {
 

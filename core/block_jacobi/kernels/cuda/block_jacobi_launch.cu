@@ -6,8 +6,8 @@
 // array indexed only by compile-time constants (all loops over the 32
 // columns are unrolled), pivot rows are chosen implicitly (largest candidate
 // among the rows not yet used, ties to the lowest row, exactly as the host
-// routine core/dense/kernels/gauss_jordan.h) and never swapped; the pivot row is
-// broadcast by warp shuffles, and the accumulated permutation is applied
+// routine core/dense/kernels/gauss_jordan.h) and never swapped; the pivot row
+// is broadcast by warp shuffles, and the accumulated permutation is applied
 // when each lane writes its row of the inverse. The operations and their
 // order are those of GaussJordanInvert, so the emulated kernel reproduces
 // the reference (on a GPU, contraction into FMAs may change the last bits).
@@ -19,8 +19,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/dense/kernels/gauss_jordan.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_launch.h"
+#include "core/dense/kernels/gauss_jordan.h"
 #include "core/kernels/cuda/cuda_launch.cuh"
 #include "core/kernels/cuda/register_array.cuh"
 

@@ -1,7 +1,8 @@
 // Launches of the block-Jacobi CUDA kernels (S3 §3) on device arrays. The
 // kernels themselves are in block_jacobi_launch.cu; the same source runs on
 // a GPU (nvcc) and on the CPU under the test-only emulation
-// (core/emulation, in the emulated tests), where "device" pointers are host pointers.
+// (core/emulation, in the emulated tests), where "device" pointers are host
+// pointers.
 //
 // Every function enqueues work on `stream` and returns the launch status
 // (cudaGetLastError() after the launch); it neither allocates nor
@@ -18,8 +19,8 @@
 namespace factord::kernels::cuda {
 
 // Per-block status values, equal to kBlockOk / kBlockSingular of
-// core/block_jacobi/kernels/block_jacobi_kernels.h (checked where both are seen;
-// that header is not included here to keep Abseil out of nvcc's way).
+// core/block_jacobi/kernels/block_jacobi_kernels.h (checked where both are
+// seen; that header is not included here to keep Abseil out of nvcc's way).
 inline constexpr uint8_t kDeviceBlockOk = 0;
 inline constexpr uint8_t kDeviceBlockSingular = 1;
 

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "core/kernels/cpu/parallel.h"
 #include "core/dense/kernels/dense_block_factor.h"
+#include "core/kernels/cpu/parallel.h"
 
 namespace factord::kernels {
 namespace cpu {

@@ -186,10 +186,8 @@ class BlockedLdlt {
     }
     for (int i = row_lo_; i < m_; ++i) cj[i] *= inv;
     Remove(j);
-    order_[q_] = j;
-    size_[q_] = pivot_size;
-    d_diag_[q_] = d;
-    d_off_[q_] = 0;
+    kernels::dense_ldlt::RecordPivot(order_, size_, d_diag_, d_off_, q_, j,
+                                     pivot_size, d, 0);
     ++q_;
   }
 
@@ -215,38 +213,22 @@ class BlockedLdlt {
     }
     Remove(j);
     Remove(r);
-    order_[q_] = j;
-    order_[q_ + 1] = r;
-    size_[q_] = 2;
-    size_[q_ + 1] = 0;
-    d_diag_[q_] = a;
-    d_diag_[q_ + 1] = c;
-    d_off_[q_] = b;
-    d_off_[q_ + 1] = 0;
+    kernels::dense_ldlt::Record2x2Pivot(order_, size_, d_diag_, d_off_, q_, j,
+                                        r, a, b, c);
     q_ += 2;
     ++counts_.two_by_two;
   }
 
   void Perturb(int j) {
-    const double a = At(j, j);
-    if (a == 0) ++counts_.zero;
-    ++counts_.perturbed;
-    Take1(j, a < 0 ? -params_.perturbation : params_.perturbation, -1);
+    Take1(j,
+          kernels::dense_ldlt::PerturbedPivot(At(j, j), params_.perturbation,
+                                              &counts_),
+          -1);
   }
 
   // The largest |F(i, j)| over alive fully summed rows i != j, or -1.
   int Partner(int j) {
-    int best = -1;
-    double best_v = 0;
-    const double* cj = Col(j);
-    for (int i : alive_) {
-      const double v = std::fabs(cj[i]);
-      if (i != j && v > best_v) {
-        best_v = v;
-        best = i;
-      }
-    }
-    return best;
+    return kernels::dense_ldlt::Partner(f_, m_, alive_.data(), NumAlive(), j);
   }
 
   double ColumnMax(int j, int skip1, int skip2) {
@@ -254,51 +236,25 @@ class BlockedLdlt {
                                           j, skip1, skip2);
   }
 
+  // SearchPivot's front (core/dense/kernels/dense_ldlt.h) over this
+  // driver's panel: MakeCurrent applies a column's pending panel updates.
+  struct PivotFront {
+    BlockedLdlt& b;
+    double At(int i, int j) { return b.At(i, j); }
+    double ColumnMax(int j, int skip1, int skip2) {
+      return b.ColumnMax(j, skip1, skip2);
+    }
+    int Partner(int j) { return b.Partner(j); }
+    void MakeCurrent(int r) { b.MakeCurrent(r); }
+    void Take1(int j, double d) { b.Take1(j, d); }
+    void Take2(int j, int r) { b.Take2(j, r); }
+    void Perturb(int j) { b.Perturb(j); }
+  };
+
   // The pivot search of DensePartialLdlt from candidate column j (current).
   bool TryPivot(int j) {
-    const double tiny = params_.tiny;
-    const double a = At(j, j);
-    if (params_.pivoting == kernels::kDenseStatic) {
-      if (std::fabs(a) > tiny) {
-        Take1(j, a);
-        return true;
-      }
-      return false;
-    }
-    const int steps = params_.pivoting == kernels::kDenseRook ? 4 : 1;
-    for (int step = 0; step < steps; ++step) {
-      const double ajj = At(j, j);
-      const double g_j = ColumnMax(j, j, -1);
-      if (kernels::dense_ldlt::Accept1x1(ajj, g_j, u_, params_.threshold,
-                                         params_.max_weak_update, tiny)) {
-        Take1(j, ajj);
-        return true;
-      }
-      if (std::fabs(ajj) <= tiny && g_j <= tiny) {
-        Perturb(j);  // a numerically zero column: see dense_ldlt.h
-        return true;
-      }
-      const int r = Partner(j);
-      if (r < 0) return false;
-      MakeCurrent(r);
-      const double arr = At(r, r);
-      const double g_r = ColumnMax(r, r, -1);
-      if (kernels::dense_ldlt::Accept1x1(arr, g_r, u_, params_.threshold,
-                                         params_.max_weak_update, tiny)) {
-        Take1(r, arr);
-        return true;
-      }
-      const double g_j2 = ColumnMax(j, j, r);
-      const double g_r2 = ColumnMax(r, r, j);
-      if (kernels::dense_ldlt::Accept2x2Bounded(
-              ajj, At(r, j), arr, g_j2, g_r2, u_, params_.threshold,
-              params_.max_weak_update, tiny)) {
-        Take2(j, r);
-        return true;
-      }
-      j = r;
-    }
-    return false;
+    PivotFront front{*this};
+    return kernels::dense_ldlt::SearchPivot(front, j, params_, u_);
   }
 
   // Root: the rest without the threshold (all alive columns are current
@@ -318,14 +274,10 @@ class BlockedLdlt {
         continue;
       }
       const int r = Partner(j);
-      if (r >= 0) {
-        const double b = At(r, j), c = At(r, r);
-        const double det = a * c - b * b;
-        if (std::fabs(det) > tiny * std::fabs(b) &&
-            std::fabs(det) > 1e-14 * (std::fabs(a * c) + b * b)) {
-          Take2(j, r);
-          continue;
-        }
+      if (r >= 0 &&
+          kernels::dense_ldlt::Nonsingular2x2(a, At(r, j), At(r, r), tiny)) {
+        Take2(j, r);
+        continue;
       }
       Perturb(j);
     }

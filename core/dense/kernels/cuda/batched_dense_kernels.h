@@ -12,9 +12,9 @@
 #define FACTORD_DENSE_KERNELS_CUDA_BATCHED_DENSE_KERNELS_H_
 
 #include "absl/status/status.h"
+#include "core/dense/kernels/batched_dense_kernels.h"
 #include "core/dense/kernels/cuda/batched_dense_launch.h"
 #include "core/kernels/cuda/device.h"
-#include "core/dense/kernels/batched_dense_kernels.h"
 
 namespace factord::kernels::cuda {
 

@@ -14,14 +14,14 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/dense/kernels/cuda/batched_dense_launch.h"
+#include "core/dense/kernels/cuda/warp_cholesky.cuh"
+#include "core/dense/kernels/cuda/warp_ldlt.cuh"
+#include "core/dense/kernels/cuda/warp_lu.cuh"
 #include "core/dense/kernels/dense_cholesky.h"
 #include "core/dense/kernels/dense_ldlt.h"
 #include "core/dense/kernels/dense_lu.h"
 #include "core/kernels/cuda/cuda_launch.cuh"
-#include "core/dense/kernels/cuda/batched_dense_launch.h"
-#include "core/dense/kernels/cuda/warp_cholesky.cuh"
-#include "core/dense/kernels/cuda/warp_lu.cuh"
-#include "core/dense/kernels/cuda/warp_ldlt.cuh"
 #include "core/kernels/cuda/register_array.cuh"
 #include "core/kernels/cuda/warp_argmax.cuh"
 

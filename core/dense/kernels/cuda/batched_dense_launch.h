@@ -3,12 +3,13 @@
 // and rook for LDL^T) on device arrays: one warp per block (S2 Alg. 1 and
 // its symmetric variants). The kernel source is batched_dense_launch.cu; it
 // runs on a GPU and, in the tests, under the CPU emulation
-// (core/emulation, in the emulated tests), where device pointers are host pointers.
+// (core/emulation, in the emulated tests), where device pointers are host
+// pointers.
 //
 // For every block it produces exactly what FactorDenseBlock
-// (core/dense/kernels/dense_block_factor.h) produces, in the layout documented by
-// core/dense/kernels/batched_dense_kernels.h; per-block failures (zero pivot,
-// singular or non-SPD block, NaN/Inf) go to the status array, never NaNs
+// (core/dense/kernels/dense_block_factor.h) produces, in the layout documented
+// by core/dense/kernels/batched_dense_kernels.h; per-block failures (zero
+// pivot, singular or non-SPD block, NaN/Inf) go to the status array, never NaNs
 // in place of a status. Enqueues on `stream` and returns the launch status;
 // no allocation, no synchronisation.
 #ifndef FACTORD_DENSE_KERNELS_CUDA_BATCHED_DENSE_LAUNCH_H_

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/dense/kernels/dense_ldlt.h"
-#include "core/kernels/cuda/cuda_launch.cuh"
 #include "core/dense/kernels/cuda/dense_ldlt_launch.h"
 #include "core/dense/kernels/cuda/warp_ldlt.cuh"
+#include "core/dense/kernels/dense_ldlt.h"
+#include "core/kernels/cuda/cuda_launch.cuh"
 
 namespace factord::kernels::cuda {
 namespace {

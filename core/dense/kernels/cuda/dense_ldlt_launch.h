@@ -3,7 +3,8 @@
 // with static, Bunch-Kaufman or rook pivoting and the threshold passes of
 // DensePartialLdlt (core/dense/kernels/dense_ldlt.h), whose outputs it
 // reproduces. The kernel source is dense_ldlt_launch.cu; it runs on a GPU
-// and, in the tests, under the CPU emulation (core/emulation, in the emulated tests).
+// and, in the tests, under the CPU emulation (core/emulation, in the emulated
+// tests).
 //
 // Enqueues on `stream`, returns the launch status; no allocation, no
 // synchronisation. All arrays are device arrays owned by the caller.

@@ -15,8 +15,17 @@
 // eliminations are SIMT: lane i updates its row with the multipliers of the
 // other rows, each computed by its owner lane and broadcast by a shuffle,
 // with the host routine's operations, so that the results are the
-// reference's (bit for bit without FMA contraction). The 2x2 threshold test
-// is the shared host/device dense_ldlt::Accept2x2.
+// reference's (bit for bit without FMA contraction).
+// Shared with the host routines (core/dense/kernels/dense_ldlt.h): the
+// per-pivot tests (dense_ldlt::Passes1x1, Accept2x2, Nonsingular2x2,
+// BunchParlettPivotSize) and the bookkeeping (RecordPivot, PerturbedPivot).
+// Not shared: the search (dense_ldlt::SearchPivot), Partner, ColumnMax and
+// the eliminations, because here a column lives across the 32 lanes (one
+// row per lane): the search reads gathered copies of a column, and an
+// elimination updates every lane's row with multipliers broadcast by
+// shuffles, so the host's column loops cannot run here as written. The
+// search also applies the plain 1x1 and 2x2 tests only (no weak-pass
+// update bound: DenseLdltParams::max_weak_update is not applied).
 // Limits: blocks of at most 32 rows, all fully summed (no update rows); the
 // search costs O(m) shuffles per candidate, which is fine for the diagonal
 // blocks of S1 but not a tuned kernel.
@@ -115,10 +124,8 @@ struct WarpLdlt {
   __device__ __forceinline__ void Record(int j, int pivot_size, double d,
                                          double off) {
     if (lane == 0) {
-      order[q] = j;
-      size[q] = pivot_size;
-      d_diag[q] = d;
-      d_off[q] = off;
+      dense_ldlt::RecordPivot(order, size, d_diag, d_off, q, j, pivot_size, d,
+                              off);
     }
     alive &= ~(1u << j);
     --num_alive;
@@ -171,9 +178,7 @@ struct WarpLdlt {
 
   // The zero pivot j (diagonal a) replaced by +-perturbation and counted.
   __device__ void Perturb(int j, double a) {
-    if (a == 0) ++counts.zero;
-    ++counts.perturbed;
-    Take1(j, a < 0 ? -params.perturbation : params.perturbation, -1);
+    Take1(j, dense_ldlt::PerturbedPivot(a, params.perturbation, &counts), -1);
   }
 
   // The host routine's try_pivot: 1x1 at j, else 1x1 at its partner r,
@@ -194,7 +199,7 @@ struct WarpLdlt {
       GatherColumn(j, col_j);
       const double ajj = SelectEntry(col_j, j);
       const double g_j = ColumnMax(col_j, j, -1);
-      if (fabs(ajj) > tiny && fabs(ajj) >= u * g_j) {
+      if (dense_ldlt::Passes1x1(ajj, g_j, u, tiny)) {
         Take1(j, ajj, 1);
         return true;
       }
@@ -210,7 +215,7 @@ struct WarpLdlt {
       GatherColumn(r, col_r);
       const double arr = SelectEntry(col_r, r);
       const double g_r = ColumnMax(col_r, r, -1);
-      if (fabs(arr) > tiny && fabs(arr) >= u * g_r) {
+      if (dense_ldlt::Passes1x1(arr, g_r, u, tiny)) {
         Take1(r, arr, 1);
         return true;
       }
@@ -251,9 +256,7 @@ struct WarpLdlt {
       const int r = Partner(col_j, j);
       if (r >= 0) {
         const double b = SelectEntry(col_j, r), c = SelectEntry(diag, r);
-        const double det = a * c - b * b;
-        if (fabs(det) > params.tiny * fabs(b) &&
-            fabs(det) > 1e-14 * (fabs(a * c) + b * b)) {
+        if (dense_ldlt::Nonsingular2x2(a, b, c, params.tiny)) {
           Take2(j, r, a, b, c);
           continue;
         }
@@ -339,7 +342,6 @@ struct WarpLdlt {
   // order) by warp reductions; 1x1 when gamma_d >= alpha gamma_o, else the
   // 2x2 on (c, r); a numerically zero remainder is perturbed.
   __device__ void RunBunchParlett() {
-    const double alpha = (1.0 + sqrt(17.0)) / 8.0;
     const bool mine = lane < m;
     while (num_alive > 0) {
       const double my_diag = SelectEntry(row, lane);
@@ -384,11 +386,13 @@ struct WarpLdlt {
         ro = key % kMaxRows;
       }
       const double a_jd = __shfl_sync(kFullWarpMask, SelectEntry(row, jd), jd);
-      if (gamma_d <= params.tiny && gamma_o <= params.tiny) {
+      const int pivot_size =
+          dense_ldlt::BunchParlettPivotSize(gamma_d, gamma_o, params.tiny);
+      if (pivot_size == 0) {
         Perturb(jd, a_jd);
         continue;
       }
-      if (gamma_d >= alpha * gamma_o && gamma_d > params.tiny) {
+      if (pivot_size == 1) {
         Take1(jd, a_jd, 1);
         continue;
       }

@@ -21,8 +21,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "core/matrix/csr.h"
 #include "core/kernels/cuda/device.h"
+#include "core/matrix/csr.h"
 
 namespace factord::kernels::cuda {
 

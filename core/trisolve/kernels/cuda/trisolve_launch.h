@@ -1,7 +1,8 @@
 // Launches of the Jacobi and block-Jacobi triangular sweeps (S4 eqs. 2, 4-5)
 // on device arrays. The kernels are in trisolve_launch.cu; the same source
 // runs on a GPU (nvcc) and on the CPU under the test-only emulation
-// (core/emulation, in the emulated tests), where device pointers are host pointers.
+// (core/emulation, in the emulated tests), where device pointers are host
+// pointers.
 //
 // Each sweep computes what reference::JacobiSweep / BlockJacobiSweep
 // (core/trisolve/kernels/trisolve_kernels.h) compute, row by row with the same
