@@ -18,7 +18,7 @@
 //
 // The front's types and FactorizeFront's declaration are in
 // core/ldlt/kernels/front_types.h, which the tree kernels include;
-// core/ldlt/ldlt_front.cc defines FactorizeFront, the workspace and the
+// core/ldlt/kernels/front.cc defines FactorizeFront, the workspace and the
 // factor storage.
 #ifndef FACTORD_LDLT_LDLT_FRONT_H_
 #define FACTORD_LDLT_LDLT_FRONT_H_

@@ -3,9 +3,10 @@
 // blocks passed to a parent, the per-thread workspace, the Schur update
 // kernel's signature, and FactorizeFront, the per-front routine the tree
 // kernels (core/ldlt/kernels/ldlt_kernels.h) call. FactorizeFront is
-// defined with the assembly and pivoting of a front in core/ldlt/ldlt_front.cc
-// (see core/ldlt/ldlt_front.h); the types live here so that the kernels
-// include only their own folder, the dense kernels and the base types.
+// defined with the assembly and pivoting of a front in
+// core/ldlt/kernels/front.cc (see core/ldlt/ldlt_front.h); the types live here
+// so that the kernels include only their own folder, the dense kernels and the
+// base types.
 #ifndef FACTORD_LDLT_KERNELS_FRONT_TYPES_H_
 #define FACTORD_LDLT_KERNELS_FRONT_TYPES_H_
 

@@ -7,7 +7,7 @@
 // triangle). Both keep the contribution blocks of a postorder run on the
 // thread's workspace stack (core/ldlt/kernels/front_types.h); a block that
 // crosses threads (the top of a parallel subtree) lives on the heap. Every
-// front is processed by the same code (core/ldlt/ldlt_front.cc); the pivot
+// front is processed by the same code (core/ldlt/kernels/front.cc); the pivot
 // decisions therefore agree between the backends unless a Schur update's
 // rounding tips a threshold test.
 #ifndef FACTORD_LDLT_KERNELS_LDLT_KERNELS_H_

@@ -1,18 +1,17 @@
-// Multifrontal front processing (see ldlt_front.h). The front is an m x m
+// Multifrontal front processing (front_types.h). The front is an m x m
 // dense column-major matrix over [delayed from children | own columns |
 // update rows]; its first p = delayed + own columns are fully summed.
 // Assembly writes the lower triangle only (the assembly plan's positions
 // are monotone, so a child's lower triangle lands in the parent's) and then
 // mirrors the fully summed block, which the dense kernel reads whole: the
 // upper entries get the same sums in the same order as the lower ones.
-#include "core/ldlt/ldlt_front.h"
-
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <vector>
 
 #include "core/dense/kernels/dense_ldlt_blocked.h"
+#include "core/ldlt/kernels/front_types.h"
 
 namespace factord::internal {
 namespace {
