@@ -75,16 +75,25 @@ void BlockIldltFactor::Apply(const ExecContext& ctx, std::span<const double> r,
     y[k] = r[i] * scaling_[i];
   }
   bool on_device = false;
-  if (ctx.backend == Backend::kCuda && ctx.device != nullptr) {
-    // The level-scheduled solves on the device; a failure is recorded in
-    // the device context and z is NaN (the dispatch convention).
-    const absl::StatusOr<bool> ran =
-        internal::ApplyBlockIldltOnDevice(ctx, *this, y);
-    if (!ran.ok()) {
-      linalg::FillNaN(z);
-      return;
+  switch (ctx.backend) {
+    case Backend::kReference:
+    case Backend::kCpu:
+      break;
+    case Backend::kCuda: {
+      // The level-scheduled solves on the device; the host path below
+      // without a device context or when the backend has no block_ildlt
+      // kernels. A failure is recorded in the device context and z is NaN
+      // (the dispatch convention).
+      if (ctx.device == nullptr) break;
+      const absl::StatusOr<bool> ran =
+          internal::ApplyBlockIldltOnDevice(ctx, *this, y);
+      if (!ran.ok()) {
+        linalg::FillNaN(z);
+        return;
+      }
+      on_device = *ran;
+      break;
     }
-    on_device = *ran;
   }
   const BlockSolver solver{kernels::SolveViewOf(*this), y.data(), w.data()};
   if (on_device) {

@@ -29,9 +29,16 @@
 namespace factord::internal {
 
 // True when the blocks of a level run in parallel: a threaded backend
-// (kCpu, or kCuda falling back to it) with more than one thread.
+// (kCpu, or kCuda's host path) with more than one thread.
 inline bool LevelsRunThreaded(const ExecContext& ctx) {
-  return ctx.backend != Backend::kReference && ctx.threads > 1;
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return false;
+    case Backend::kCpu:
+    case Backend::kCuda:  // the host path: no device context or kernels
+      break;
+  }
+  return ctx.threads > 1;
 }
 
 // The number of threads, hence of per-thread workspaces, a threaded run may

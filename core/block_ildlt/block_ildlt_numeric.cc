@@ -225,20 +225,26 @@ absl::StatusOr<std::unique_ptr<BlockIldltFactor>> BlockIldltFactor::Create(
     stats.dropped_blocks += c.dropped_blocks;
   };
 
-  if (ctx.backend == Backend::kCuda && ctx.device != nullptr) {
-    // The level loop on the device (S1 §IV-B), ctx checked before every
-    // level; the host path below when the backend has no block_ildlt
-    // kernels. A column whose D or L is not finite (column_status) holds
-    // what the reference would hold, and is counted as the host path does.
-    if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
-    std::vector<uint8_t> column_status(nb, 0);
-    const absl::StatusOr<bool> ran = internal::FactorBlockIldltOnDevice(
-        ctx, s,
-        {params, std::max(options.drop_tolerance, 0.0), options.fill_factor},
-        {values, f->kept_, f->pivot_order_, f->pivot_size_, f->d_diag_,
-         f->d_off_, counts, column_status});
-    if (!ran.ok()) return ran.status();
-    if (*ran) {
+  switch (ctx.backend) {
+    case Backend::kReference:
+    case Backend::kCpu:
+      break;
+    case Backend::kCuda: {
+      // The level loop on the device (S1 §IV-B), ctx checked before every
+      // level; the host path below without a device context or when the
+      // backend has no block_ildlt kernels. A column whose D or L is not
+      // finite (column_status) holds what the reference would hold, and is
+      // counted as the host path does.
+      if (ctx.device == nullptr) break;
+      if (absl::Status st = ctx.CheckCancelled(); !st.ok()) return st;
+      std::vector<uint8_t> column_status(nb, 0);
+      const absl::StatusOr<bool> ran = internal::FactorBlockIldltOnDevice(
+          ctx, s,
+          {params, std::max(options.drop_tolerance, 0.0), options.fill_factor},
+          {values, f->kept_, f->pivot_order_, f->pivot_size_, f->d_diag_,
+           f->d_off_, counts, column_status});
+      if (!ran.ok()) return ran.status();
+      if (!*ran) break;
       for (int64_t b = 0; b < nb; ++b) add_counts(counts[s.level_blocks[b]]);
       CountNotFiniteColumns(column_status, &stats);
       return f;

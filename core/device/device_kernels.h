@@ -1,10 +1,15 @@
 // The seam between core and a device backend: the kernel entry points that
 // the kCuda paths of core's dispatch call (linalg/spmv, linalg/blas,
-// linalg/block_jacobi, factor/incomplete_trisolve, dense/batched_dense), as
-// an abstract class that the backend implements and registers at start-up.
-// Core links no device library; factord_cuda (kernels/cuda/cuda_backend.h)
-// and the tests' emulated backend (core/emulation, in the emulated tests) fill
-// this in.
+// block_jacobi, incomplete/incomplete_trisolve, dense/batched_dense,
+// block_ildlt), as an abstract class that the backend implements and
+// registers at start-up. Core links no device library; factord_cuda
+// (core/kernels/cuda/cuda_backend.h) and the tests' emulated backend
+// (core/emulation, in the emulated tests) fill this in.
+//
+// The seam is kernel code (docs/design.md, "Layers"): it declares kernel
+// entry points in the kernels' own types and includes only kernel headers
+// and base types, so that a backend under kernels/ may implement it;
+// scripts/check_layout.sh holds this file to the kernels' include rule.
 //
 // Every entry point takes host spans with the sizes and layout of the
 // reference kernel of its family (the header named at each group), runs on
@@ -24,8 +29,8 @@
 #include "absl/strings/string_view.h"
 #include "core/base/device_context.h"
 #include "core/base/exec_context.h"
-#include "core/block_ildlt/block_ildlt.h"
 #include "core/block_ildlt/kernels/block_ildlt_device.h"
+#include "core/block_ildlt/kernels/factor_types.h"
 #include "core/block_jacobi/kernels/block_jacobi_kernels.h"
 #include "core/dense/kernels/batched_dense_kernels.h"
 #include "core/matrix/csr.h"
@@ -126,13 +131,15 @@ class DeviceKernels {
         "no block_ildlt numeric kernels in this backend");
   }
   // block_ildlt's solves (S1 §IV-C, level-scheduled; what
-  // BlockIldltFactor::Apply does between its permutation and scalings):
-  // y (n) holds the ordered, scaled right-hand side on entry and x =
-  // (L D L^T)^{-1} y on return, bit for bit as the reference. Default
-  // UNIMPLEMENTED: the solves then run on the host.
-  virtual absl::Status ApplyBlockIldlt(DeviceStream& /*stream*/,
-                                       const BlockIldltFactor& /*factor*/,
-                                       std::span<double> /*y*/) const {
+  // BlockIldltFactor::Apply does between its permutation and scalings) on
+  // the factor's arrays (core/block_ildlt/kernels/factor_types.h; a
+  // BlockIldltFactor converts to the view): y (n) holds the ordered, scaled
+  // right-hand side on entry and x = (L D L^T)^{-1} y on return, bit for bit
+  // as the reference. Default UNIMPLEMENTED: the solves then run on the
+  // host.
+  virtual absl::Status ApplyBlockIldlt(
+      DeviceStream& /*stream*/, const kernels::BlockIldltFactorView& /*factor*/,
+      std::span<double> /*y*/) const {
     return absl::UnimplementedError(
         "no block_ildlt solve kernels in this backend");
   }

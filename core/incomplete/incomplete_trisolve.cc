@@ -1,4 +1,8 @@
-// Backend dispatch of the triangular-solve kernels.
+// Backend dispatch of the triangular-solve kernels
+// (core/trisolve/kernels/trisolve_kernels.h): per kernel, a switch on
+// ctx.backend; kCuda runs on the registered device backend
+// (core/device/device_dispatch.h), or on the host (cpu kernels) for the
+// kernels the device seam does not have.
 #include "core/incomplete/incomplete_trisolve.h"
 
 #include "core/device/device_dispatch.h"
@@ -8,11 +12,15 @@ namespace factord::internal {
 void Substitute(const ExecContext& ctx, const TriangularFactor& t,
                 Triangle triangle, const LevelSchedule& levels,
                 std::span<const double> b, std::span<double> x) {
-  if (ctx.backend == Backend::kReference) {  // kCuda: host, no device kernel
-    kernels::reference::Substitute(ctx, t, triangle, levels, b, x);
-  } else {
-    kernels::cpu::Substitute(ctx, t, triangle, levels, b, x);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      kernels::reference::Substitute(ctx, t, triangle, levels, b, x);
+      return;
+    case Backend::kCpu:
+    case Backend::kCuda:  // no device kernel: on the host
+      break;
   }
+  kernels::cpu::Substitute(ctx, t, triangle, levels, b, x);
 }
 
 void JacobiSweep(const ExecContext& ctx, const TriangularFactor& t,
@@ -68,12 +76,16 @@ void BlockJacobiSweep(const ExecContext& ctx, const TriangularFactor& t,
 void ExtractTriangularBlocks(const ExecContext& ctx, const TriangularFactor& t,
                              Triangle triangle, const TriangularBlocks& blocks,
                              std::span<double> dense) {
-  if (ctx.backend == Backend::kReference) {  // kCuda: host, no device kernel
-    kernels::reference::ExtractTriangularBlocks(ctx, t, triangle, blocks,
-                                                dense);
-  } else {
-    kernels::cpu::ExtractTriangularBlocks(ctx, t, triangle, blocks, dense);
+  switch (ctx.backend) {
+    case Backend::kReference:
+      kernels::reference::ExtractTriangularBlocks(ctx, t, triangle, blocks,
+                                                  dense);
+      return;
+    case Backend::kCpu:
+    case Backend::kCuda:  // no device kernel: on the host
+      break;
   }
+  kernels::cpu::ExtractTriangularBlocks(ctx, t, triangle, blocks, dense);
 }
 
 }  // namespace factord::internal

@@ -16,11 +16,25 @@ namespace factord::internal::jacobi_ldlt {
 
 inline constexpr int kMaxBlock = 32;
 
-// Runs body(i) for i in [0, count): serially for the reference backend, in
+// True when ForEachIndex runs on the calling thread: the reference
+// backend, or a threaded one (kCpu, and kCuda, which has no jacobi_ldlt
+// device kernels and runs the cpu path) with one thread.
+inline bool RunsSerially(const ExecContext& ctx) {
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return true;
+    case Backend::kCpu:
+    case Backend::kCuda:
+      break;
+  }
+  return ctx.threads <= 1;
+}
+
+// Runs body(i) for i in [0, count): serially when RunsSerially(ctx), in
 // fixed chunks on the cpu arena otherwise. body writes only data of i.
 template <typename Body>
 inline void ForEachIndex(const ExecContext& ctx, int64_t count, Body&& body) {
-  if (ctx.backend == Backend::kReference || ctx.threads <= 1) {
+  if (RunsSerially(ctx)) {
     for (int64_t i = 0; i < count; ++i) body(i);
     return;
   }

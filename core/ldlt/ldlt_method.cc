@@ -52,6 +52,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,26 @@ class LdltFactorization final : public Factorization {
   FactorReport report_;
 };
 
+// Backend dispatch of the front tree's factorization
+// (core/ldlt/kernels/ldlt_kernels.h). kCuda runs the cpu fronts: ldlt has
+// no device kernels.
+absl::Status FactorizeFrontTree(const ExecContext& ctx, const LdltSymbolic& sym,
+                                std::span<const double> values,
+                                const kernels::DenseLdltParams& params,
+                                FrontFactors* factors,
+                                std::vector<FrontCounts>* counts) {
+  switch (ctx.backend) {
+    case Backend::kReference:
+      return kernels::reference::FactorizeFrontTree(ctx, sym, values, params,
+                                                    factors, counts);
+    case Backend::kCpu:
+    case Backend::kCuda:
+      break;
+  }
+  return kernels::cpu::FactorizeFrontTree(ctx, sym, values, params, factors,
+                                          counts);
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
@@ -339,11 +360,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   params.max_weak_update = kMaxWeakGrowth * (max_abs > 0 ? max_abs : 1.0);
   FrontFactors fronts;
   std::vector<FrontCounts> counts;
-  absl::Status status = ctx.backend == Backend::kReference
-                            ? kernels::reference::FactorizeFrontTree(
-                                  ctx, sym, gathered, params, &fronts, &counts)
-                            : kernels::cpu::FactorizeFrontTree(
-                                  ctx, sym, gathered, params, &fronts, &counts);
+  absl::Status status =
+      FactorizeFrontTree(ctx, sym, gathered, params, &fronts, &counts);
   if (!status.ok()) return status;
 
   // Inertia from D (Sylvester: S A S and P^T (.) P are congruent to A).

@@ -1,7 +1,7 @@
 // What a device backend's block_ildlt numeric phase (S1 §IV-B, Alg. 1 and
 // the level-wise Alg. 2 of core/block_ildlt/block_ildlt_leftover.h) takes and
 // gives through the seam (DeviceKernels::FactorBlockIldlt; the solves,
-// DeviceKernels::ApplyBlockIldlt, take the factor itself), and the
+// DeviceKernels::ApplyBlockIldlt, take kernels::BlockIldltFactorView), and the
 // per-level slot lists its launches need, built on the host from the
 // structure. Header only (core builds no device code).
 #ifndef FACTORD_BLOCK_ILDLT_KERNELS_BLOCK_ILDLT_DEVICE_H_

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/block_ildlt/block_ildlt.h"
 #include "core/block_ildlt/kernels/cuda/block_ildlt_kernels.h"
 #include "core/block_jacobi/kernels/cuda/block_jacobi_kernels.h"
 #include "core/dense/kernels/cuda/batched_dense_kernels.h"
@@ -217,7 +216,8 @@ class CudaKernels final : public DeviceKernels {
                                   check_cancelled);
   }
 
-  absl::Status ApplyBlockIldlt(DeviceStream& s, const BlockIldltFactor& factor,
+  absl::Status ApplyBlockIldlt(DeviceStream& s,
+                               const BlockIldltFactorView& factor,
                                std::span<double> y) const override {
     return cuda::ApplyBlockIldlt(Cast(s).stream(), factor, y);
   }

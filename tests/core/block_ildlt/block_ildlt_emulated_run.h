@@ -39,8 +39,9 @@ void SetBlockIldltLevelHookForTesting(std::function<void(int level)> hook);
 // The solve kernels (core/block_ildlt/kernels/cuda/block_ildlt_solve_launch.h)
 // on the factor's host arrays, with the contract of
 // DeviceKernels::ApplyBlockIldlt: y (n) the ordered, scaled right-hand side
-// in, x out. Built into the executables that link the solve kernels only.
-absl::Status EmulatedApplyBlockIldlt(const BlockIldltFactor& f,
+// in, x out. A BlockIldltFactor converts to the view. Built into the
+// executables that link the solve kernels only.
+absl::Status EmulatedApplyBlockIldlt(const kernels::BlockIldltFactorView& f,
                                      std::span<double> y);
 
 }  // namespace factord::emulation_testing

@@ -11,9 +11,9 @@
 
 namespace factord::emulation_testing {
 
-absl::Status EmulatedApplyBlockIldlt(const BlockIldltFactor& f,
+absl::Status EmulatedApplyBlockIldlt(const kernels::BlockIldltFactorView& f,
                                      std::span<double> y) {
-  const BlockIldltStructure& s = f.structure();
+  const BlockIldltStructure& s = *f.structure;
   if (static_cast<int64_t>(y.size()) != s.n) {
     return absl::InvalidArgumentError("y does not have n entries");
   }

@@ -153,7 +153,8 @@ class EmulatedCudaKernels final : public testing::ReferenceDeviceKernels {
       return EmulatedFactorBlockIldlt(s, params, arrays, check_cancelled);
     });
   }
-  absl::Status ApplyBlockIldlt(DeviceStream&, const BlockIldltFactor& factor,
+  absl::Status ApplyBlockIldlt(DeviceStream&,
+                               const kernels::BlockIldltFactorView& factor,
                                std::span<double> y) const override {
     return RunChecked("ApplyBlockIldlt",
                       [&] { return EmulatedApplyBlockIldlt(factor, y); });
