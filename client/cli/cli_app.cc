@@ -12,6 +12,10 @@ void ConfigureApp(CLI::App& app, const std::string& program) {
   app.set_version_flag("--version", std::string(program) + " " + Version(),
                        "print the version and exit");
   app.option_defaults()->always_capture_default();
+  // A repeated flag keeps its last value, so that a script can override a
+  // flag it was handed; an option that collects its repeats sets its own
+  // policy.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   // CLI11 leaves a single space between a flag and its description when the
   // flag's column is one short of the width; help2man (man/) needs two (or
   // a line break) to tell them apart. 36 suits the programs' flags;

@@ -16,7 +16,8 @@ namespace factord::cli {
 const char* Version();
 
 // Applies the shared conventions to `app`: the --version flag, defaults
-// shown in --help, and the help footer naming the documentation.
+// shown in --help, a repeated flag keeping its last value, and the help
+// footer naming the documentation. Call it before adding options.
 void ConfigureApp(CLI::App& app, const std::string& program);
 
 // Exit code of a command-line mistake (bad flag, bad value, missing

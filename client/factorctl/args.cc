@@ -95,10 +95,6 @@ class Parser {
   explicit Parser(const std::string& default_server) {
     line_.server = default_server;
     cli::ConfigureApp(app_, "factorctl");
-    // A flag given twice takes its last value, so that a script can
-    // override a flag it was handed.
-    app_.option_defaults()->multi_option_policy(
-        CLI::MultiOptionPolicy::TakeLast);
     app_.description(
         "factorctl: command line client of the factord sparse solver "
         "service");

@@ -12,11 +12,9 @@ void ConfigureIpmApp(CLI::App& app, IpmFlags& flags) {
       "Solves an LP (fixed MPS) or a convex QP (QPS), gzipped or not, with a "
       "Mehrotra interior-point method whose KKT solves all go through a "
       "factord daemon. Prints one line per iteration and a final line with "
-      "the status and objective. Exit code: 0 optimal, 1 error, 2 not "
-      "optimal or a command-line mistake.");
+      "the status and objective. Exit code: 0 optimal, 1 error, 2 a "
+      "command-line mistake, 3 not optimal.");
   cli::ConfigureApp(app, "factord-ipm");
-  // As the hand-written parser did: a repeated flag keeps its last value.
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("file", flags.file, "the LP or QP (MPS/QPS, .gz too)")
       ->required()
       ->type_name("FILE.mps[.gz]");

@@ -53,8 +53,6 @@ void ConfigureLoadApp(CLI::App& app, LoadOptions& options) {
       "update, release) against one factord, or a fleet behind a proxy. "
       "Exit code: 0 when no operation failed, 1 on errors, 2 on bad usage.");
   cli::ConfigureApp(app, "factord-load");
-  // As the hand-written parser did: a repeated flag keeps its last value.
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--server", options.server, "daemon address")
       ->type_name("HOST:PORT");
   app.add_option("--token", options.token,
