@@ -53,6 +53,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "bench/loopback.h"
 #include "client/factord_client.h"
 #include "client/ipm/ipm.h"
 #include "client/ipm/kkt_solver.h"
@@ -63,7 +64,6 @@
 #include "core/matrix/matrix_market.h"
 #include "core/solver/solver.h"
 #include "server/config.h"
-#include "server/server.h"
 
 namespace fs = std::filesystem;
 
@@ -565,40 +565,29 @@ int Main(int argc, char** argv) {
         kkt.string().c_str());
     return 0;
   }
-  const int threads =
-      settings.threads > 0
-          ? settings.threads
-          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = ThreadsOrAllCores(settings.threads);
 
   server::ServerConfig config;
-  config.listen = "127.0.0.1:0";
-  config.metrics_listen = "";
   config.threads = threads;
-  absl::StatusOr<std::unique_ptr<server::Server>> server =
-      server::Server::Start(config);
-  if (!server.ok()) {
-    std::fprintf(stderr, "server: %s\n", server.status().ToString().c_str());
-    return 1;
-  }
   client::ConnectOptions connect;
   connect.max_chunk_bytes = settings.chunk_bytes;
-  absl::StatusOr<std::unique_ptr<client::Client>> client =
-      client::Client::Connect(absl::StrCat("127.0.0.1:", (*server)->port()),
-                              connect);
-  if (!client.ok()) {
-    std::fprintf(stderr, "client: %s\n", client.status().ToString().c_str());
+  absl::StatusOr<std::unique_ptr<Loopback>> loopback =
+      StartLoopback(config, connect);
+  if (!loopback.ok()) {
+    std::fprintf(stderr, "%s\n", loopback.status().ToString().c_str());
     return 1;
   }
-  const double rpc_floor_s = RpcFloor(**client);
+  client::Client& client = *(*loopback)->client;
+  const double rpc_floor_s = RpcFloor(client);
 
   std::vector<System> systems = DiscoverSystems(kkt, settings.filter);
   std::vector<double> fused_over_three, fused_over_core_large;
   std::vector<double> fused_over_three_small, fused_over_three_large;
   for (const System& system : systems) {
     if (settings.diagnose) {
-      std::printf("%s\n", DiagnoseSystem(system, settings, **client).c_str());
+      std::printf("%s\n", DiagnoseSystem(system, settings, client).c_str());
     }
-    Result r = RunSystem(system, settings, threads, **client);
+    Result r = RunSystem(system, settings, threads, client);
     if (!r.error.empty()) {
       std::replace(r.error.begin(), r.error.end(), '"', '\'');
       std::printf("{\"system\":\"%s\",\"error\":\"%s\"}\n", system.name.c_str(),
@@ -640,7 +629,7 @@ int Main(int argc, char** argv) {
     std::fflush(stdout);
   }
   for (const std::string& name : settings.ipm_lps) {
-    std::printf("%s\n", RunIpm(name, settings.data, **client).c_str());
+    std::printf("%s\n", RunIpm(name, settings.data, client).c_str());
     std::fflush(stdout);
   }
   const double three_ratio = Median(fused_over_three);
@@ -661,8 +650,6 @@ int Main(int argc, char** argv) {
       Num(Median(fused_over_three_small)).c_str(),
       Num(Median(fused_over_three_large)).c_str(), fused_over_core_large.size(),
       Num(core_ratio).c_str(), core_ratio <= 1.5 ? "true" : "false");
-  client->reset();
-  (*server)->Shutdown(absl::Seconds(5));
   return 0;
 }
 

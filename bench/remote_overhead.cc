@@ -30,13 +30,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/loopback.h"
 #include "client/factord_client.h"
 #include "core/base/timer.h"
 #include "core/matrix/matrix_market.h"
 #include "core/solver/residual.h"
 #include "core/solver/solver.h"
 #include "server/config.h"
-#include "server/server.h"
 
 namespace fs = std::filesystem;
 
@@ -336,36 +336,24 @@ int main(int argc, char** argv) {
                          .rhs_path = data + "resolve/b_spd01.mtx",
                          .spd = true});
   }
-  const int threads =
-      settings.threads > 0
-          ? settings.threads
-          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = ThreadsOrAllCores(settings.threads);
 
   server::ServerConfig config;
-  config.listen = "127.0.0.1:0";
-  config.metrics_listen = "";
   config.threads = threads;
   config.workers = 1;
-  absl::StatusOr<std::unique_ptr<server::Server>> server =
-      server::Server::Start(config);
-  if (!server.ok()) {
-    std::fprintf(stderr, "%s\n", server.status().ToString().c_str());
-    return 1;
-  }
   client::ConnectOptions options;
   options.max_chunk_bytes = settings.chunk_bytes;
-  absl::StatusOr<std::unique_ptr<client::Client>> client =
-      client::Client::Connect(absl::StrCat("127.0.0.1:", (*server)->port()),
-                              options);
-  if (!client.ok()) {
-    std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
+  absl::StatusOr<std::unique_ptr<Loopback>> loopback =
+      StartLoopback(config, options);
+  if (!loopback.ok()) {
+    std::fprintf(stderr, "%s\n", loopback.status().ToString().c_str());
     return 1;
   }
   for (const Case& c : cases) {
     int64_t n = 0, nnz = 0;
-    const Outcome o = RunCase(c, settings, threads, **client, &n, &nnz);
+    const Outcome o =
+        RunCase(c, settings, threads, *(*loopback)->client, &n, &nnz);
     PrintLine(c, settings, threads, n, nnz, o);
   }
-  (*server)->Shutdown(absl::Seconds(5));
   return 0;
 }
