@@ -34,6 +34,15 @@ struct FactorReport {
   int64_t nnz_factor = 0;
   int64_t factor_bytes = 0;
   int64_t blocks = 0;
+  // Floating-point operations of the numeric phase (multiply and add
+  // counted apart, LAPACK's convention: a dense Cholesky of order n is
+  // about n^3/3), counted from the factor's structure; 0 when the method
+  // does not count them.
+  double factor_flops = 0;
+  // The fill-reducing ordering the analysis used (for ordering=auto: the
+  // one chosen), and what its choice was based on.
+  std::string ordering;
+  std::string ordering_note;
   bool analysis_reused = false;
   // jacobi_ldlt (S2): ||L D L^T - A||_inf / ||A||_inf after each sweep.
   std::vector<double> sweep_errors;
@@ -49,8 +58,13 @@ struct SolveReport {
   double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2
   double backward_error =
       0;  // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
-  int iterations = 0;
-  double solve_s = 0;
+  int iterations = 0;  // refinement steps kept
+  double solve_s = 0;   // everything: substitution, refinement, residuals
+  // Of solve_s: the first substitution (permutation, scaling, L, D, L^T)
+  // and the refinement steps after it (their substitutions, products with
+  // A and residual norms). 0 when the method does not split them.
+  double substitution_s = 0;
+  double refinement_s = 0;
   std::string message;
 };
 
