@@ -58,6 +58,35 @@ void ForEachChunk(const ExecContext& ctx, int64_t num_chunks, Body&& body) {
   });
 }
 
+// Calls body(chunk) for chunk in [0, num_chunks) as tasks of the arena the
+// caller runs in (ForEachChunk's, or ArenaFor(threads).execute), one task a
+// chunk (chunks of uneven cost balance; which thread runs a chunk does not
+// change what it computes). Isolated: while it waits, the calling thread runs
+// only these chunks, never another task of the arena, so that a caller's
+// thread-local workspace is not taken over by a task it did not spawn. body
+// must only write data owned by its chunk.
+template <typename Body>
+void ForEachChunkInArena(int64_t num_chunks, Body&& body) {
+  if (num_chunks <= 0) return;
+  if (num_chunks == 1 || tbb::this_task_arena::max_concurrency() <= 1) {
+    for (int64_t c = 0; c < num_chunks; ++c) body(c);
+    return;
+  }
+  TsanHandoff handoff;
+  handoff.Fork();
+  tbb::this_task_arena::isolate([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<int64_t>(0, num_chunks),
+        [&](const tbb::blocked_range<int64_t>& range) {
+          handoff.Enter();
+          for (int64_t c = range.begin(); c < range.end(); ++c) body(c);
+          handoff.Leave();
+        },
+        tbb::simple_partitioner());
+  });
+  handoff.Join();
+}
+
 // Number of chunks of `chunk` items covering n items.
 inline int64_t ChunkCount(int64_t n, int64_t chunk) {
   return (n + chunk - 1) / chunk;

@@ -16,6 +16,10 @@
 namespace factord::internal {
 namespace {
 constexpr int kMinDelayBudget = 0;
+// Fronts with at least this many fully summed columns try the unpivoted
+// blocked LDL^T first (FrontKernels::unpivoted_ldlt): below it the pivoting
+// kernel is as fast, and a failed attempt would cost a copy of the front.
+constexpr int kMinUnpivotedColumns = 64;
 // A thread keeps at most this many doubles (8 MB) per scratch array.
 constexpr size_t kKeepDoubles = size_t{1} << 20;
 
@@ -55,8 +59,10 @@ int64_t FrontFactors::bytes() const {
 }
 
 void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
+  // The per-row arrays only: the front, the update panel and the stack grow
+  // with the fronts a thread meets (a thread that runs a small subtree never
+  // touches the root's m^2).
   const int64_t m = sym.max_front;
-  Grow(front, m * m);
   Grow(d_diag, m);
   Grow(d_off, m);
   Grow(order, m);
@@ -65,13 +71,13 @@ void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
   Grow(child_row, m);
   Grow(dense_work, m);
   Grow(global, m);
-  Grow(w, sym.max_update_panel);
-  Grow(stack, stack_top + sym.max_stack);
 }
 
 void FrontWorkspace::Trim() {
   Release(front);
   Release(w);
+  Release(backup);
+  Release(panel);
   if (stack_top == 0) Release(stack);
 }
 
@@ -84,7 +90,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                     std::span<const double> values,
                     std::span<ContributionBlock> cbs, bool cb_on_stack,
                     const kernels::DenseLdltParams& params,
-                    SchurUpdateFn schur_update, FrontWorkspace& ws,
+                    const FrontKernels& kernels, FrontWorkspace& ws,
                     FrontFactors* factors, FrontCounts* counts) {
   const int32_t col_begin = sym.front_begin[f];
   const int32_t col_end = sym.front_begin[f + 1];
@@ -154,23 +160,52 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     cb = ContributionBlock();  // read once: release it
   }
   ws.stack_top = stack_floor;  // the children were the top of the stack
-  for (int j = 0; j < p; ++j) {
-    for (int i = j + 1; i < p; ++i) at(j, i) = at(i, j);
-  }
 
   // Partial factorization of the fully summed columns.
   kernels::DenseLdltParams front_params = params;
   front_params.force = sym.front_parent[f] == -1;
   // Delays beyond a quarter of the own columns snowball towards the root.
   front_params.delay_budget = std::max(kMinDelayBudget, k / 4);
-  // Blocked (BLAS 3) beyond one panel; exactly DensePartialLdlt below.
   int* order = Grow(ws.order, p);
   int* size = Grow(ws.size, p);
   double* d_diag = Grow(ws.d_diag, p);
   double* d_off = Grow(ws.d_off, p);
-  const kernels::DenseLdltCounts dense = DenseBlockedPartialLdlt(
-      front, m, p, front_params, order, size, d_diag, d_off,
-      /*panel_width=*/32, Grow(ws.dense_work, p));
+  kernels::DenseLdltCounts dense;
+  bool unpivoted = false;
+  if (kernels.unpivoted_ldlt != nullptr && p >= kMinUnpivotedColumns) {
+    // Every pivot in order, tested a posteriori; on failure the front is
+    // restored and the pivoting kernel runs as if nothing was tried.
+    double* backup = Grow(ws.backup, static_cast<int64_t>(m) * p);
+    for (int j = 0; j < p; ++j) {
+      std::memcpy(backup + static_cast<size_t>(j) * m + j, &at(j, j),
+                  sizeof(double) * (m - j));
+    }
+    unpivoted =
+        kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
+    if (unpivoted) {
+      for (int t = 0; t < p; ++t) {
+        order[t] = t;
+        size[t] = 1;
+        d_off[t] = 0;
+      }
+      dense.eliminated = p;
+    } else {
+      for (int j = 0; j < p; ++j) {
+        std::memcpy(&at(j, j), backup + static_cast<size_t>(j) * m + j,
+                    sizeof(double) * (m - j));
+      }
+    }
+  }
+  if (!unpivoted) {
+    // The pivoting kernel reads the fully summed block whole.
+    for (int j = 0; j < p; ++j) {
+      for (int i = j + 1; i < p; ++i) at(j, i) = at(i, j);
+    }
+    // Blocked (BLAS 3) beyond one panel; exactly DensePartialLdlt below.
+    dense = DenseBlockedPartialLdlt(front, m, p, front_params, order, size,
+                                    d_diag, d_off, /*panel_width=*/32,
+                                    Grow(ws.dense_work, p));
+  }
   const int q = dense.eliminated;
   const int nd_out = p - q;
   const int rc = nd_out + r;
@@ -251,7 +286,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
           for (int i = 0; i < r; ++i) w0[i] = l0[i] * d;
         }
       }
-      schur_update(r, q, lu, ld, w, r, &at(p, p), m);
+      kernels.schur_update(r, q, lu, ld, w, r, &at(p, p), m);
     }
     ContributionBlock& cb = cbs[f];
     cb.num_delayed = nd_out;
@@ -273,7 +308,6 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       for (int a = b; a < rc; ++a) dst[a] = at(local_row[q + a], lb);
     }
   }
-  ws.Trim();
 }
 
 }  // namespace factord::internal

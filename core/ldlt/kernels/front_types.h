@@ -76,19 +76,21 @@ struct FrontCounts {
   int64_t max_front = 0;
 };
 
-// Per-thread scratch of the numeric phase, sized from the analysis
-// (Reserve) and kept between factorizations, so that the many small fronts
-// of a KKT tree neither allocate nor touch fresh pages. `stack` holds the
-// contribution blocks of a postorder run (stack_top doubles in use).
+// Per-thread scratch of the numeric phase: grown to the largest front the
+// thread meets and kept between factorizations (up to a few MB an array),
+// so that the many small fronts of a KKT tree neither allocate nor touch
+// fresh pages. `stack` holds the contribution blocks of a postorder run
+// (stack_top doubles in use).
 struct FrontWorkspace {
-  std::vector<double> front, d_diag, d_off, w, stack;
+  std::vector<double> front, d_diag, d_off, w, stack, backup, panel;
   std::vector<int> order, size, local_row, child_row, dense_work;
   std::vector<int32_t> global;
   int64_t stack_top = 0;
 
   void Reserve(const LdltSymbolic& sym);
-  // Gives back memory beyond a few MB after a run (large fronts are rare
-  // and their own cost dwarfs a fresh allocation).
+  // Gives back memory beyond a few MB at the end of a tree run (large
+  // fronts are rare and their own cost dwarfs a fresh allocation; within a
+  // run the memory is kept, so that fronts do not fault in fresh pages).
   void Trim();
 };
 // The calling thread's workspace. FactorizeFront does not nest on a thread.
@@ -99,6 +101,17 @@ FrontWorkspace& ThreadFrontWorkspace();
 // triangle of S is not read or written.
 using SchurUpdateFn = void (*)(int r, int q, const double* l, int ldl,
                                const double* w, int ldw, double* s, int lds);
+
+// A backend's kernels for FactorizeFront: the Schur update, and the
+// a-posteriori unpivoted LDL^T of large fronts
+// (core/dense/kernels/dense_ldlt_unpivoted.h), or nullptr to run the
+// pivoting kernel on every front.
+struct FrontKernels {
+  SchurUpdateFn schur_update = nullptr;
+  bool (*unpivoted_ldlt)(double* f, int m, int p,
+                         const kernels::DenseLdltParams& params, double* d,
+                         std::vector<double>* w) = nullptr;
+};
 
 // Factorizes front f of `sym` with the permuted, scaled and shifted values
 // `values` (sym.col_ptr[n] entries, in the order of sym.col_rows). Reads
@@ -111,7 +124,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                     std::span<const double> values,
                     std::span<ContributionBlock> cbs, bool cb_on_stack,
                     const kernels::DenseLdltParams& params,
-                    SchurUpdateFn schur_update, FrontWorkspace& ws,
+                    const FrontKernels& kernels, FrontWorkspace& ws,
                     FrontFactors* factors, FrontCounts* counts);
 
 }  // namespace factord::internal

@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "core/dense/kernels/dense_ldlt_unpivoted.h"
 #include "core/ldlt/ldlt_symbolic.h"
 #include "gtest/gtest.h"
 #include "tests/core/block_ildlt/block_ildlt_planted.h"
@@ -92,17 +93,23 @@ void Begin(const LdltSymbolic& sym, Tree* tree) {
   tree->ws.Reserve(sym);
 }
 
+// The pivoting kernel on every front, unless `unpivoted` (then large
+// fronts try DenseUnpivotedLdlt first, as the cpu backend does).
 void FactorOne(const AnalyzedMatrix& fr, int32_t f, bool on_stack,
-               const kernels::DenseLdltParams& params, Tree* tree) {
+               const kernels::DenseLdltParams& params, Tree* tree,
+               bool unpivoted = false) {
+  const FrontKernels kernels{&PlainSchurUpdate,
+                             unpivoted ? &DenseUnpivotedLdlt : nullptr};
   FactorizeFront(fr.sym, f, fr.values, std::span(tree->cbs), on_stack, params,
-                 &PlainSchurUpdate, tree->ws, &tree->factors, &tree->counts[f]);
+                 kernels, tree->ws, &tree->factors, &tree->counts[f]);
 }
 
 void FactorAll(const AnalyzedMatrix& fr, bool on_stack,
-               const kernels::DenseLdltParams& params, Tree* tree) {
+               const kernels::DenseLdltParams& params, Tree* tree,
+               bool unpivoted = false) {
   Begin(fr.sym, tree);
   for (int32_t f = 0; f < fr.sym.num_fronts(); ++f) {
-    FactorOne(fr, f, on_stack, params, tree);
+    FactorOne(fr, f, on_stack, params, tree, unpivoted);
   }
 }
 
@@ -520,6 +527,46 @@ TEST(LdltFront, StackAndHeapContributionBlocksGiveTheSameFactor) {
     for (size_t s = 0; s < x.l.size(); ++s) EXPECT_EQ(x.l[s], y.l[s]);
     for (int t = 0; t < x.q; ++t) EXPECT_EQ(x.d_diag[t], y.d_diag[t]);
   }
+}
+
+// A dense SPD matrix of order 120 (one front of 120 fully summed columns):
+// the unpivoted kernel takes every pivot and the factor reproduces the
+// matrix; on random indefinite matrices with zero diagonals its attempts
+// fail and the restored fronts give exactly the pivoting kernel's factor.
+TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
+  const int n = 120;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> value(-1, 1);
+  std::vector<Entry> e;
+  for (int i = 0; i < n; ++i) {
+    e.push_back({i, i, 2.0 * n});
+    for (int j = 0; j < i; ++j) e.push_back({i, j, value(rng)});
+  }
+  const AnalyzedMatrix spd = Analyzed(LowerFromEntries(n, e), Identity(n));
+  Tree fast;
+  FactorAll(spd, true, {}, &fast, /*unpivoted=*/true);
+  EXPECT_EQ(InertiaOfD(fast.factors).positive, n);
+  EXPECT_LE(MaxDifference(Product(fast.factors, n, AllFronts(spd.sym)),
+                          PermutedDense(spd)),
+            1e-9 * n);
+
+  int large_fronts = 0;
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE(seed);
+    const AnalyzedMatrix fr = RandomIndefinite(110, seed);
+    Tree pivoting, tried;
+    FactorAll(fr, true, {}, &pivoting);
+    FactorAll(fr, true, {}, &tried, /*unpivoted=*/true);
+    for (int64_t f = 0; f < fr.sym.num_fronts(); ++f) {
+      const FrontFactor& x = pivoting.factors.fronts[f];
+      const FrontFactor& y = tried.factors.fronts[f];
+      if (x.q >= 64) ++large_fronts;
+      ASSERT_EQ(x.q, y.q);
+      for (size_t s = 0; s < x.l.size(); ++s) ASSERT_EQ(x.l[s], y.l[s]);
+      for (int t = 0; t < x.q; ++t) ASSERT_EQ(x.d_diag[t], y.d_diag[t]);
+    }
+  }
+  EXPECT_GT(large_fronts, 0);  // the attempts were made
 }
 
 }  // namespace

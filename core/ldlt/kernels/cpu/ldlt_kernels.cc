@@ -10,12 +10,19 @@
 #include <mutex>
 
 #include "cblas.h"
+#include "core/dense/kernels/dense_ldlt_unpivoted.h"
+#include "core/kernels/cpu/blas_threads.h"
 #include "core/kernels/cpu/parallel.h"
 #include "core/kernels/cpu/tsan_handoff.h"
 #include "tbb/task_group.h"
 
 namespace factord::kernels::cpu {
 namespace {
+
+// Every front tries the unpivoted blocked kernel first when it is large
+// (core/ldlt/kernels/front.cc), with the pivoting kernel as its fallback.
+constexpr internal::FrontKernels kFrontKernels{&SchurUpdate,
+                                               &internal::DenseUnpivotedLdlt};
 
 // Subtrees with less estimated work than this are not split further.
 constexpr int64_t kSerialSubtreeWork = 1 << 20;
@@ -97,17 +104,23 @@ class TreeRun {
         group.wait();
         handoff.Join();
       });
-      // The fronts above the subtrees, in postorder on this thread.
-      internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
-      const int64_t base = ws.stack_top;
-      ws.Reserve(sym_);
-      for (int32_t f = 0; f < sym_.num_fronts() && !Failed(); ++f) {
-        if (above[f]) Front(f, ws, /*cb_on_stack=*/true);
-      }
-      ws.stack_top = base;
+      // The fronts above the subtrees, in postorder on this thread (their
+      // dense kernels spread over the arena).
+      InArena(threads, [&] {
+        internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
+        const int64_t base = ws.stack_top;
+        ws.Reserve(sym_);
+        for (int32_t f = 0; f < sym_.num_fronts() && !Failed(); ++f) {
+          if (above[f]) Front(f, ws, /*cb_on_stack=*/true);
+        }
+        ws.stack_top = base;
+        ws.Trim();
+      });
     } else {
-      RunRange(0, static_cast<int32_t>(sym_.num_fronts()) - 1,
-               /*top_on_heap=*/false);
+      InArena(threads, [&] {
+        RunRange(0, static_cast<int32_t>(sym_.num_fronts()) - 1,
+                 /*top_on_heap=*/false);
+      });
     }
     return status();
   }
@@ -161,6 +174,18 @@ class TreeRun {
       Front(f, ws, /*cb_on_stack=*/!(top_on_heap && f == last));
     }
     ws.stack_top = base;
+    ws.Trim();
+  }
+
+  // fn() on this thread as a task of the arena of `threads` threads, where
+  // the dense kernels' chunks (ForEachChunkInArena) find their workers.
+  template <typename Fn>
+  static void InArena(int threads, Fn&& fn) {
+    if (threads <= 1) {
+      fn();
+      return;
+    }
+    ExecuteWithHandoff(ArenaFor(threads), std::forward<Fn>(fn));
   }
 
   void Front(int32_t f, internal::FrontWorkspace& ws, bool cb_on_stack) {
@@ -169,7 +194,7 @@ class TreeRun {
       return;
     }
     internal::FactorizeFront(sym_, f, values_, std::span(cbs_), cb_on_stack,
-                             params_, &SchurUpdate, ws, factors_,
+                             params_, kFrontKernels, ws, factors_,
                              &(*counts_)[f]);
   }
 
@@ -194,14 +219,19 @@ void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
     reference::SchurUpdate(r, q, l, ldl, w, ldw, s, lds);
     return;
   }
-  // Lower triangle by column panels: S[j:, j:j+nb] -= L[j:, :] W[j:j+nb, :]^T.
-  constexpr int kPanel = 64;
-  for (int j = 0; j < r; j += kPanel) {
-    const int nb = std::min(kPanel, r - j);
+  // Lower triangle by column panels, S[j:, j:j+nb] -= L[j:, :] W[j:j+nb, :]^T,
+  // a panel a task of the calling arena (single-threaded BLAS each: the
+  // result does not depend on the thread count). Wide panels for large
+  // updates, where dgemm needs them; narrow ones waste less of the upper
+  // triangle on small ones.
+  const int panel = r >= 1024 ? 256 : 64;
+  ForEachChunkInArena(ChunkCount(r, panel), [&](int64_t chunk) {
+    const int j = static_cast<int>(chunk) * panel;
+    const int nb = std::min(panel, r - j);
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, r - j, nb, q, -1.0,
                 l + j, ldl, w + j, ldw, 1.0,
                 s + static_cast<size_t>(j) * lds + j, lds);
-  }
+  });
 }
 
 absl::Status FactorizeFrontTree(const ExecContext& ctx,
@@ -210,6 +240,7 @@ absl::Status FactorizeFrontTree(const ExecContext& ctx,
                                 const DenseLdltParams& params,
                                 internal::FrontFactors* factors,
                                 std::vector<internal::FrontCounts>* counts) {
+  UseSingleThreadedBlas();
   factors->Allocate(sym);
   counts->assign(sym.num_fronts(), {});
   TreeRun run(ctx, sym, values, params, factors, counts);

@@ -18,6 +18,11 @@ void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
   }
 }
 
+namespace {
+// The pivoting kernel on every front: the source of truth.
+constexpr internal::FrontKernels kFrontKernels{&SchurUpdate, nullptr};
+}  // namespace
+
 absl::Status FactorizeFrontTree(const ExecContext& ctx,
                                 const internal::LdltSymbolic& sym,
                                 std::span<const double> values,
@@ -37,7 +42,7 @@ absl::Status FactorizeFrontTree(const ExecContext& ctx,
     if (!status.ok()) break;
     // Postorder: every contribution block goes on the stack.
     internal::FactorizeFront(sym, f, values, std::span(cbs),
-                             /*cb_on_stack=*/true, params, &SchurUpdate, ws,
+                             /*cb_on_stack=*/true, params, kFrontKernels, ws,
                              factors, &(*counts)[f]);
   }
   ws.stack_top = base;

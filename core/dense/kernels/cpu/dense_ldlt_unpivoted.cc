@@ -1,0 +1,153 @@
+// Blocked LDL^T in natural order with the a-posteriori threshold test (see
+// dense_ldlt_unpivoted.h).
+#include "core/dense/kernels/dense_ldlt_unpivoted.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "cblas.h"
+#include "core/kernels/cpu/parallel.h"
+
+extern "C" void dpotrf_(const char* uplo, const int* n, double* a,
+                        const int* lda, int* info, size_t uplo_len);
+
+namespace factord::internal {
+namespace {
+
+// Columns per block: the diagonal block is factorized by plain loops
+// (O(m nb) per column), the rest by dtrsm and dgemm with inner dimension nb.
+constexpr int kBlock = 128;
+// Columns per update task: large enough for dgemm to run at its speed,
+// small enough that the tasks of one block balance over a few threads.
+constexpr int kUpdateChunk = 256;
+
+// The 1x1 test of the pivoting kernels (dense_ldlt::SearchPivot, first
+// pass) on pivot a with column maximum g.
+bool Passes(double a, double g, const kernels::DenseLdltParams& params) {
+  if (params.pivoting == kernels::kDenseStatic) {
+    return std::fabs(a) > params.tiny;
+  }
+  return kernels::dense_ldlt::Passes1x1(a, g, params.threshold, params.tiny);
+}
+
+// The b x b diagonal block a (leading dimension lda, lower triangle) as
+// L D L^T through LAPACK's dpotrf when it is positive definite: L (unit,
+// below the diagonal) and d[t] = D(t, t) from its Cholesky factor C,
+// L(:, t) = C(:, t) / C(t, t), D(t, t) = C(t, t)^2; g[t] the largest
+// |L(i, t)| D(t, t) below the diagonal. False (a unchanged) otherwise.
+bool CholeskyBlock(double* a, int lda, int b, double* d, double* g,
+                   std::vector<double>* copy) {
+  copy->resize(static_cast<size_t>(b) * b);
+  for (int j = 0; j < b; ++j) {
+    std::copy(a + static_cast<size_t>(j) * lda + j,
+              a + static_cast<size_t>(j) * lda + b,
+              copy->data() + static_cast<size_t>(j) * b + j);
+  }
+  const char uplo = 'L';
+  int info = 0;
+  dpotrf_(&uplo, &b, a, &lda, &info, 1);
+  if (info != 0) {
+    for (int j = 0; j < b; ++j) {
+      std::copy(copy->data() + static_cast<size_t>(j) * b + j,
+                copy->data() + static_cast<size_t>(j) * b + b,
+                a + static_cast<size_t>(j) * lda + j);
+    }
+    return false;
+  }
+  for (int t = 0; t < b; ++t) {
+    double* ct = a + static_cast<size_t>(t) * lda;
+    const double c = ct[t];
+    const double inv = 1.0 / c;
+    d[t] = c * c;
+    double lmax = 0;
+    for (int i = t + 1; i < b; ++i) {
+      ct[i] *= inv;
+      lmax = std::max(lmax, std::fabs(ct[i]));
+    }
+    ct[t] = 1.0;
+    g[t] = lmax * d[t];
+  }
+  return true;
+}
+
+}  // namespace
+
+bool DenseUnpivotedLdlt(double* f, int m, int p,
+                        const kernels::DenseLdltParams& params, double* d,
+                        std::vector<double>* w) {
+  auto col = [&](int j) { return f + static_cast<size_t>(j) * m; };
+  std::vector<double> gmax(kBlock), block;
+  for (int c0 = 0; c0 < p; c0 += kBlock) {
+    const int b = std::min(kBlock, p - c0);
+    const int c1 = c0 + b;
+    // Diagonal block: dpotrf when it is positive definite, L D L^T read off
+    // its Cholesky factor; otherwise right-looking LDL^T by plain loops on
+    // rows c0..c1-1 (lower), keeping each column's largest current entry
+    // (|L(i, t)| |D(t)|, the entries the pivoting kernel tests) for the test.
+    if (CholeskyBlock(col(c0) + c0, m, b, d + c0, gmax.data(), &block)) {
+      for (int t = 0; t < b; ++t) {
+        if (!(std::fabs(d[c0 + t]) > params.tiny)) return false;
+      }
+    } else {
+      for (int t = c0; t < c1; ++t) {
+        double* ct = col(t);
+        const double dt = ct[t];
+        double g = 0;
+        for (int i = t + 1; i < c1; ++i) g = std::max(g, std::fabs(ct[i]));
+        gmax[t - c0] = g;
+        d[t] = dt;
+        if (!(std::fabs(dt) > params.tiny)) return false;
+        const double inv = 1.0 / dt;
+        for (int j = t + 1; j < c1; ++j) {
+          const double ljt = ct[j] * inv;
+          if (ljt == 0) continue;
+          double* cj = col(j);
+          for (int i = j; i < c1; ++i) cj[i] -= ct[i] * ljt;
+        }
+        for (int i = t + 1; i < c1; ++i) ct[i] *= inv;
+      }
+    }
+    const int below = m - c1;
+    if (below > 0) {
+      // The current columns of the rows below: W = A21 L11^{-T} (= L21 D).
+      cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit,
+                  below, b, 1.0, col(c0) + c0, m, col(c0) + c1, m);
+      for (int t = 0; t < b; ++t) {
+        const double* wt = col(c0 + t) + c1;
+        double g = gmax[t];
+        for (int i = 0; i < below; ++i) g = std::max(g, std::fabs(wt[i]));
+        gmax[t] = g;
+      }
+    }
+    for (int t = 0; t < b; ++t) {
+      if (!Passes(d[c0 + t], gmax[t], params)) return false;
+    }
+    if (below == 0) continue;
+    // Keep W for the update, then L21 = W D^{-1} in place.
+    w->resize(static_cast<size_t>(below) * b);
+    for (int t = 0; t < b; ++t) {
+      double* lt = col(c0 + t) + c1;
+      std::copy(lt, lt + below, w->data() + static_cast<size_t>(t) * below);
+      const double inv = 1.0 / d[c0 + t];
+      for (int i = 0; i < below; ++i) lt[i] *= inv;
+    }
+    // The remaining fully summed columns c1..p-1 over their rows j..m-1:
+    // F(j0:m, j0:j1) -= L21(j0:m, :) W(j0:j1, :)^T, a chunk a task (a
+    // chunk's diagonal block is computed whole; its upper part is unused).
+    const int rest = p - c1;
+    const double* l21 = col(c0) + c1;
+    const double* wd = w->data();
+    kernels::cpu::ForEachChunkInArena(
+        kernels::cpu::ChunkCount(rest, kUpdateChunk), [&](int64_t chunk) {
+          const int j0 = static_cast<int>(chunk) * kUpdateChunk;
+          const int nj = std::min(kUpdateChunk, rest - j0);
+          cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, below - j0, nj,
+                      b, -1.0, l21 + j0, m, wd + j0, below, 1.0,
+                      col(c1 + j0) + c1 + j0, m);
+        });
+  }
+  return true;
+}
+
+}  // namespace factord::internal
