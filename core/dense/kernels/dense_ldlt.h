@@ -71,6 +71,9 @@ struct DenseLdltCounts {
   int two_by_two = 0;  // number of 2x2 pivots
   int perturbed = 0;   // pivots replaced by +-perturbation
   int zero = 0;        // perturbed pivots whose value was exactly 0
+  // Pivots taken below the threshold u: in the weak pass, or forced at the
+  // root. Zero means |L| <= 1/u for every pivot.
+  int weak = 0;
 };
 
 namespace dense_ldlt {
@@ -439,8 +442,10 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
 
   // Threshold passes: cycle through the alive columns until a whole cycle
   // takes no pivot; then, over the delay budget, the weak threshold.
+  int strong = 0;  // pivots taken in the first pass
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
+      strong = q;
       if (num_alive <= params.delay_budget || params.force) break;
       u = params.weak_threshold;
     }
@@ -463,6 +468,7 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     }
   }
   counts.eliminated = q;
+  counts.weak = q - strong;
   if (!params.force) {
     for (int t = 0; t < num_alive; ++t) order[q + t] = alive[t];
     return counts;
@@ -489,6 +495,7 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     }
     perturb(j);
   }
+  counts.weak += q - counts.eliminated;
   counts.eliminated = q;
   return counts;
 }

@@ -212,6 +212,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   counts->delayed += nd_out;
   counts->two_by_two += dense.two_by_two;
   counts->perturbed += dense.perturbed;
+  counts->weak += dense.weak;
 
   // The factor: rows are the pivots in order, then the delayed columns,
   // then the update rows (m in all). Without delays from the children it

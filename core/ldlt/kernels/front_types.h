@@ -73,6 +73,7 @@ struct FrontCounts {
   int64_t delayed = 0;  // pivots this front passed to its parent
   int64_t two_by_two = 0;
   int64_t perturbed = 0;
+  int64_t weak = 0;  // pivots below the threshold (DenseLdltCounts::weak)
   int64_t max_front = 0;
 };
 

@@ -4,15 +4,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "cblas.h"
+#include "core/kernels/cpu/parallel.h"
 
 namespace factord::internal {
 namespace {
 
 using kernels::DenseLdltCounts;
 using kernels::DenseLdltParams;
+
+// Columns per task of a panel's update (dgemm runs at its speed from about
+// this width; narrower pieces would not balance better on a few threads).
+constexpr int kUpdateChunk = 256;
 
 class BlockedLdlt {
  public:
@@ -35,8 +41,10 @@ class BlockedLdlt {
   }
 
   DenseLdltCounts Run() {
+    int strong = 0;  // pivots taken in the first pass
     for (int pass = 0; pass < 2; ++pass) {
       if (pass == 1) {
+        strong = q_;
         if (NumAlive() <= params_.delay_budget || params_.force) break;
         u_ = params_.weak_threshold;
       }
@@ -66,11 +74,13 @@ class BlockedLdlt {
       }
     }
     counts_.eliminated = q_;
+    counts_.weak = q_ - strong;
     if (!params_.force) {
       for (int t = 0; t < NumAlive(); ++t) order_[q_ + t] = alive_[t];
       return counts_;
     }
     ForceRest();
+    counts_.weak += q_ - counts_.eliminated;
     counts_.eliminated = q_;
     return counts_;
   }
@@ -121,7 +131,9 @@ class BlockedLdlt {
           for (int i = 0; i < rows; ++i) w0[i] = l0[i] * d;
         }
       }
-      // Runs of consecutive stale alive columns.
+      // Runs of consecutive stale alive columns, cut into pieces of at most
+      // kUpdateChunk columns, a piece a task of the calling arena.
+      runs_.clear();
       int t = 0;
       while (t < NumAlive()) {
         if (in_panel_[alive_[t]]) {
@@ -131,14 +143,20 @@ class BlockedLdlt {
         const int k0 = alive_[t];
         int k1 = k0 + 1;
         ++t;
-        while (t < NumAlive() && alive_[t] == k1 && !in_panel_[k1]) {
+        while (t < NumAlive() && alive_[t] == k1 && !in_panel_[k1] &&
+               k1 - k0 < kUpdateChunk) {
           ++k1;
           ++t;
         }
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, kq,
-                    -1.0, lp_.data(), rows, wp_.data() + (k0 - lo), rows, 1.0,
-                    Col(k0) + lo, m_);
+        runs_.push_back({k0, k1});
       }
+      kernels::cpu::ForEachChunkInArena(
+          static_cast<int64_t>(runs_.size()), [&](int64_t i) {
+            const auto [k0, k1] = runs_[i];
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, rows, k1 - k0,
+                        kq, -1.0, lp_.data(), rows, wp_.data() + (k0 - lo),
+                        rows, 1.0, Col(k0) + lo, m_);
+          });
     }
     for (int k : panel_) in_panel_[k] = 0;
     panel_.clear();
@@ -296,6 +314,7 @@ class BlockedLdlt {
   std::vector<char> is_alive_, in_panel_;
   std::vector<int> panel_;  // current columns of the panel (some eliminated)
   std::vector<double> lp_, wp_;
+  std::vector<std::pair<int, int>> runs_;  // column ranges of an update
   int q_ = 0, q0_ = 0, row_lo_ = 0;
   double u_;
   DenseLdltCounts counts_;
