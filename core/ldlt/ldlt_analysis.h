@@ -7,6 +7,7 @@
 #define FACTORD_LDLT_LDLT_ANALYSIS_H_
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -43,12 +44,22 @@ class LdltAnalysis final : public Analysis {
   const std::vector<std::pair<int32_t, int32_t>>& pairs() const {
     return pairs_;
   }
+  // The fill-reducing ordering used (OrderingName) and why
+  // (OrderingChoice::note), for FactorReport::ordering and ordering_note.
+  void set_ordering(std::string name, std::string note) {
+    ordering_ = std::move(name);
+    ordering_note_ = std::move(note);
+  }
+  const std::string& ordering() const { return ordering_; }
+  const std::string& ordering_note() const { return ordering_note_; }
 
  private:
   Method method_;
   int64_t nnz_;
   LdltSymbolic sym_;
   std::vector<std::pair<int32_t, int32_t>> pairs_;
+  std::string ordering_;
+  std::string ordering_note_;
 };
 
 }  // namespace factord::internal

@@ -1,5 +1,6 @@
 // Symbolic LDL^T analysis: etree by Liu's algorithm with path compression,
-// column counts by row-subtree traversal (O(nnz(L))), fundamental
+// column counts by row-subtree traversal (O(nnz(L)), core/order/
+// elimination_tree.h), fundamental
 // supernodes, and CHOLMOD-style relaxed amalgamation of a front with its
 // last child (contiguous columns in postorder) when the explicit zeros this
 // adds stay within bounds.
@@ -9,87 +10,9 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "core/order/elimination_tree.h"
 
 namespace factord::internal {
-namespace {
-
-// Lower triangle of P A P^T by rows (strictly lower entries only).
-struct RowPattern {
-  std::vector<int64_t> ptr;
-  std::vector<int32_t> cols;
-};
-
-RowPattern PermutedRows(const CsrMatrix& a, const std::vector<int32_t>& inv) {
-  const int64_t n = a.rows;
-  RowPattern rows;
-  rows.ptr.assign(n + 1, 0);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const int32_t pi = inv[i], pj = inv[a.col_idx[k]];
-      if (pi != pj) ++rows.ptr[std::max(pi, pj) + 1];
-    }
-  }
-  for (int64_t i = 0; i < n; ++i) rows.ptr[i + 1] += rows.ptr[i];
-  rows.cols.resize(rows.ptr[n]);
-  std::vector<int64_t> next(rows.ptr.begin(), rows.ptr.end() - 1);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const int32_t pi = inv[i], pj = inv[a.col_idx[k]];
-      if (pi != pj) rows.cols[next[std::max(pi, pj)]++] = std::min(pi, pj);
-    }
-  }
-  return rows;
-}
-
-// Liu's elimination tree: parent[j] = -1 for a root.
-std::vector<int32_t> EliminationTree(const RowPattern& rows, int64_t n) {
-  std::vector<int32_t> parent(n, -1), ancestor(n, -1);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t k = rows.ptr[i]; k < rows.ptr[i + 1]; ++k) {
-      int32_t j = rows.cols[k];
-      while (j != -1 && j < i) {
-        const int32_t next = ancestor[j];
-        ancestor[j] = static_cast<int32_t>(i);
-        if (next == -1) parent[j] = static_cast<int32_t>(i);
-        j = next;
-      }
-    }
-  }
-  return parent;
-}
-
-// post[k] = node visited k-th in a depth-first postorder (children in
-// increasing order, so an already postordered tree maps to itself).
-std::vector<int32_t> Postorder(const std::vector<int32_t>& parent) {
-  const int64_t n = parent.size();
-  std::vector<int32_t> head(n, -1), next(n, -1);
-  for (int64_t j = n - 1; j >= 0; --j) {
-    if (parent[j] != -1) {
-      next[j] = head[parent[j]];
-      head[parent[j]] = j;
-    }
-  }
-  std::vector<int32_t> post, stack;
-  post.reserve(n);
-  for (int64_t root = 0; root < n; ++root) {
-    if (parent[root] != -1) continue;
-    stack.push_back(root);
-    while (!stack.empty()) {
-      const int32_t j = stack.back();
-      if (head[j] != -1) {
-        const int32_t child = head[j];
-        head[j] = next[child];
-        stack.push_back(child);
-      } else {
-        stack.pop_back();
-        post.push_back(j);
-      }
-    }
-  }
-  return post;
-}
-
-}  // namespace
 
 int64_t LdltSymbolic::bytes() const {
   return static_cast<int64_t>(
@@ -119,12 +42,12 @@ absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
   std::vector<int32_t> inv(n);
   for (int64_t k = 0; k < n; ++k) inv[fill_perm[k]] = k;
   std::vector<int32_t> post =
-      Postorder(EliminationTree(PermutedRows(a, inv), n));
+      Postorder(EliminationTree(PermutedLowerRows(a, inv), n));
   sym.perm.resize(n);
   for (int64_t k = 0; k < n; ++k) sym.perm[k] = fill_perm[post[k]];
   sym.inverse.resize(n);
   for (int64_t k = 0; k < n; ++k) sym.inverse[sym.perm[k]] = k;
-  const RowPattern rows = PermutedRows(a, sym.inverse);
+  const LowerRowPattern rows = PermutedLowerRows(a, sym.inverse);
   const std::vector<int32_t> parent = EliminationTree(rows, n);
 
   // Pairs that are still consecutive with j the parent of i (always so when
@@ -143,19 +66,7 @@ absl::StatusOr<LdltSymbolic> BuildLdltSymbolic(
   }
 
   // Column counts (strictly below the diagonal) by row subtrees.
-  std::vector<int64_t> below(n, 0);
-  {
-    std::vector<int32_t> mark(n, -1);
-    for (int64_t i = 0; i < n; ++i) {
-      mark[i] = i;
-      for (int64_t k = rows.ptr[i]; k < rows.ptr[i + 1]; ++k) {
-        for (int32_t j = rows.cols[k]; mark[j] != i; j = parent[j]) {
-          mark[j] = i;
-          ++below[j];
-        }
-      }
-    }
-  }
+  const std::vector<int64_t> below = BelowDiagonalCounts(rows, parent);
   std::vector<int32_t> child_count(n, 0);
   for (int64_t j = 0; j < n; ++j) {
     if (parent[j] != -1) ++child_count[parent[j]];

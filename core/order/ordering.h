@@ -14,7 +14,8 @@ namespace factord {
 // A symmetric permutation of the square matrix `a` (perm[k] = the original
 // index of the k-th row): AMD for kAuto and kAmd (fill-reducing), METIS nested
 // dissection, RCM (bandwidth), GMC (S1 greedy multicolouring: level sets, not
-// fill; expect more fill), or the identity for kNatural.
+// fill; expect more fill), or the identity for kNatural. Method ldlt
+// resolves kAuto itself, to AMD or METIS (core/order/ordering_choice.h).
 absl::StatusOr<std::vector<int32_t>> ComputeOrdering(const CsrMatrix& a,
                                                      Ordering ordering);
 
