@@ -3,7 +3,9 @@
 // front cannot supply), the direct path of an interior-point code.
 //
 // Analysis (pattern and options, reused unchanged when the values change):
-// fill-reducing ordering (AMD by default, METIS, RCM or natural), etree,
+// fill-reducing ordering (auto: AMD, or METIS nested dissection when
+// CHOLMOD's rule finds AMD's order poor and METIS predicts fewer flops;
+// core/order/ordering_choice.h; or as requested), etree,
 // postorder, column counts, amalgamated fronts, the gather map, and the
 // memory estimate. With Scaling::kMatching it is also value-dependent (S1
 // §II, Duff & Pralet's compressed ordering, MUMPS ICNTL(12) = 2): the
@@ -13,9 +15,10 @@
 // added to the stored values, Ruiz (or, with Scaling::kMatching, the
 // matching-based) scaling recomputed from them, the front tree factorized
 // (threshold 1x1/2x2 pivoting inside each front, delays to the parent,
-// perturbation only at a root), inertia counted from D. Solve: front-wise
-// triangular solves and iterative refinement on the matrix as uploaded until
-// the backward error stops improving.
+// perturbation only at a root), inertia counted from D. Solve: supernodal
+// substitution (ldlt_solve.h; many right-hand sides as one matrix) and
+// iterative refinement on the matrix as uploaded only while the solution
+// misses its target and a step still helps.
 //
 // Pivoting policy (core/dense/kernels/dense_ldlt.h): threshold u = 0.01 first;
 // a front may delay up to a quarter of its own columns, beyond that it takes
@@ -66,8 +69,8 @@
 #include "core/ldlt/ldlt_front.h"
 #include "core/ldlt/ldlt_solve.h"
 #include "core/ldlt/ldlt_symbolic.h"
-#include "core/order/compressed_ordering.h"
 #include "core/order/ordering.h"
+#include "core/order/ordering_choice.h"
 #include "core/order/scaling.h"
 #include "core/solver/methods.h"
 #include "core/solver/residual.h"
@@ -77,6 +80,18 @@ namespace {
 
 // Refinement stops when a step no longer helps or after this many steps.
 constexpr int kMaxRefinementSteps = 10;
+// Refinement is needed while the normwise backward error exceeds this. The
+// residual b - A x is itself computed with a rounding error of a few eps
+// (|A||x| + |b|) (Higham, ASNA 2nd ed., §12.2: fixed-precision refinement
+// reaches a backward error of order eps and no further), so a backward
+// error of 4 eps is backward stable and a step below it only reshuffles
+// roundoff; above it, a step fixes pivot growth, perturbed pivots and the
+// IPM shifts. Measured on the shared KKT set (156 systems, tolerance
+// 1e-10): every step this target called for was kept (the backward error
+// fell from up to 1e-12 to below 1e-16), one of them from 6.4 eps; 3D
+// Poisson 32^3 and 48^3 end their first substitution at 1.4 to 3.2 eps.
+constexpr double kTargetBackwardError =
+    4 * std::numeric_limits<double>::epsilon();
 // Bound on a weak pivot's Schur update, relative to max|S A S| (see the
 // pivoting policy above). Measured on the ldlt tests and the shared KKT
 // set: no weak pivot there exceeds it (the factors are unchanged), while
@@ -146,82 +161,191 @@ class LdltFactorization final : public Factorization {
            fronts_.bytes();
   }
 
-  // x <- A_f^{-1} x with the factorized (shifted) matrix.
-  void ApplyInverse(std::span<double> x, std::vector<double>* y) const {
+  // x <- A_f^{-1} x with the factorized (shifted) matrix for nrhs columns
+  // (n x nrhs, column-major), all substituted as one matrix. y and work
+  // are scratch.
+  void ApplyInverse(std::span<double> x, int nrhs, std::vector<double>* y,
+                    std::vector<double>* work) const {
     const LdltSymbolic& sym = analysis_->symbolic();
     const int64_t n = sym.n;
-    y->resize(n);
-    for (int64_t k = 0; k < n; ++k) {
-      const int32_t i = sym.perm[k];
-      (*y)[k] = x[i] * scaling_[i];
+    y->resize(n * nrhs);
+    for (int c = 0; c < nrhs; ++c) {
+      const double* xc = x.data() + c * n;
+      double* yc = y->data() + c * n;
+      for (int64_t k = 0; k < n; ++k) {
+        const int32_t i = sym.perm[k];
+        yc[k] = xc[i] * scaling_[i];
+      }
     }
-    std::vector<double> work;
-    SolveWithFronts(fronts_.fronts, n, 1, y->data(), n, &work);
-    for (int64_t k = 0; k < n; ++k) {
-      const int32_t i = sym.perm[k];
-      x[i] = (*y)[k] * scaling_[i];
+    SolveWithFronts(fronts_.fronts, n, nrhs, y->data(), n, work);
+    for (int c = 0; c < nrhs; ++c) {
+      double* xc = x.data() + c * n;
+      const double* yc = y->data() + c * n;
+      for (int64_t k = 0; k < n; ++k) {
+        const int32_t i = sym.perm[k];
+        xc[i] = yc[k] * scaling_[i];
+      }
     }
+  }
+
+  // r = b - A x0 for one column; x0 = 0 needs no product.
+  void InitialResidual(std::span<const double> b, std::span<const double> x0,
+                       std::span<double> r) const {
+    if (std::all_of(x0.begin(), x0.end(), [](double v) { return v == 0; })) {
+      std::copy(b.begin(), b.end(), r.begin());
+      return;
+    }
+    MultiplyUploaded(*a_, x0, r);
+    for (size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
+  }
+
+  // Refinement of nrhs columns (n x nrhs, column-major) after their first
+  // substitution, on the matrix as uploaded. A column takes a step
+  // x += A_f^{-1} (b - A x) only while it misses the target (backward error
+  // above kTargetBackwardError, or relative residual above
+  // options.tolerance), and keeps it only while it helps: it at least
+  // halves the relative residual, or keeps it and halves the backward
+  // error; a step that does not help is undone and ends the column's
+  // refinement. The columns stepping in the same round are substituted as
+  // one matrix. One product with A per column and step, the norms computed
+  // from its residual. Fills the norms, iterations (steps kept), status and
+  // message of reports[0, nrhs).
+  absl::Status Refine(std::span<const double> b, std::span<double> x, int nrhs,
+                      const SolveOptions& options, const ExecContext& ctx,
+                      SolveReport* reports) const {
+    const int64_t n = a_->rows;
+    const double norm_a = InfinityNorm(*a_);
+    // r: the residuals of the columns stepping next, packed in their order;
+    // kept: their x before the step.
+    std::vector<double> r(n * nrhs), kept(n * nrhs), y, work;
+    std::vector<ResidualNorms> best(nrhs);
+    std::vector<int> steps(nrhs, 0), active, next;
+    // r_slot = b_c - A x_c, and its norms
+    auto residual = [&](int c, int slot) {
+      std::span<const double> bc = b.subspan(c * n, n);
+      std::span<const double> xc = x.subspan(c * n, n);
+      std::span<double> rs = std::span<double>(r).subspan(slot * n, n);
+      MultiplyUploaded(*a_, xc, rs);
+      for (int64_t i = 0; i < n; ++i) rs[i] = bc[i] - rs[i];
+      return ResidualNormsOf(bc, xc, rs, norm_a);
+    };
+    auto needs_step = [&](const ResidualNorms& norms) {
+      return std::isfinite(norms.backward_error) &&
+             (norms.backward_error > kTargetBackwardError ||
+              norms.relative_residual > options.tolerance);
+    };
+    for (int c = 0; c < nrhs; ++c) {
+      best[c] = residual(c, static_cast<int>(active.size()));
+      if (needs_step(best[c])) active.push_back(c);
+    }
+    for (int it = 1; it <= kMaxRefinementSteps && !active.empty(); ++it) {
+      if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
+      const int stepping = static_cast<int>(active.size());
+      for (int j = 0; j < stepping; ++j) {
+        std::copy_n(x.data() + active[j] * n, n, kept.data() + j * n);
+      }
+      // R = A_f^{-1} R for the stepping columns at once
+      ApplyInverse(std::span<double>(r).first(n * stepping), stepping, &y,
+                   &work);
+      next.clear();
+      for (int j = 0; j < stepping; ++j) {
+        const int c = active[j];
+        double* xc = x.data() + c * n;
+        for (int64_t i = 0; i < n; ++i) xc[i] += r[j * n + i];
+        // Slot next.size() <= j: the residuals of slots up to j are used.
+        const ResidualNorms norms = residual(c, static_cast<int>(next.size()));
+        const bool better =
+            norms.relative_residual < 0.5 * best[c].relative_residual ||
+            (norms.relative_residual <= best[c].relative_residual &&
+             norms.backward_error < 0.5 * best[c].backward_error);
+        if (!better) {
+          std::copy_n(kept.data() + j * n, n, xc);
+          continue;
+        }
+        best[c] = norms;
+        steps[c] = it;
+        if (needs_step(norms)) next.push_back(c);
+      }
+      active.swap(next);
+    }
+    for (int c = 0; c < nrhs; ++c) {
+      SolveReport& report = reports[c];
+      report.relative_residual = best[c].relative_residual;
+      report.backward_error = best[c].backward_error;
+      report.iterations = steps[c];
+      if (std::isfinite(best[c].relative_residual) &&
+          best[c].relative_residual <= options.tolerance) {
+        report.status = SolveStatus::kConverged;
+      } else if (report_.status != FactorStatus::kOk) {
+        report.status = SolveStatus::kSingular;
+        report.message = "the factorization was perturbed (singular matrix)";
+      } else {
+        report.status = SolveStatus::kNotConverged;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // X = X0 + A_f^{-1} (B - A X0) for all columns as one matrix, then
+  // Refine. b and x have n * nrhs entries (checked by the caller); reports
+  // has nrhs entries, each given the call's timings.
+  absl::Status SolveColumns(std::span<const double> b, std::span<double> x,
+                            int nrhs, const SolveOptions& options,
+                            const ExecContext& ctx,
+                            SolveReport* reports) const {
+    Timer timer;
+    if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
+    const int64_t n = a_->rows;
+    std::vector<double> r(n * nrhs), y, work;
+    for (int c = 0; c < nrhs; ++c) {
+      InitialResidual(b.subspan(c * n, n), x.subspan(c * n, n),
+                      std::span<double>(r).subspan(c * n, n));
+    }
+    ApplyInverse(r, nrhs, &y, &work);
+    for (int64_t i = 0; i < n * nrhs; ++i) x[i] += r[i];
+    const double substitution_s = timer.Seconds();
+    Timer refinement;
+    if (absl::Status s = Refine(b, x, nrhs, options, ctx, reports); !s.ok()) {
+      return s;
+    }
+    const double refinement_s = refinement.Seconds();
+    const double solve_s = timer.Seconds();
+    for (int c = 0; c < nrhs; ++c) {
+      reports[c].substitution_s = substitution_s;
+      reports[c].refinement_s = refinement_s;
+      reports[c].solve_s = solve_s;
+    }
+    return absl::OkStatus();
   }
 
   absl::Status Solve(std::span<const double> b, std::span<double> x,
                      const SolveOptions& options, const ExecContext& ctx,
                      SolveReport* report) const override {
-    Timer timer;
     const int64_t n = a_->rows;
     if (static_cast<int64_t>(b.size()) != n ||
         static_cast<int64_t>(x.size()) != n) {
       return absl::InvalidArgumentError(absl::StrCat(
           "b and x need ", n, " entries, got ", b.size(), " and ", x.size()));
     }
-    std::vector<double> r(n), ax(n), y, best_x(x.begin(), x.end());
-    auto residual = [&] {
-      MultiplyUploaded(*a_, x, ax);
-      for (int64_t i = 0; i < n; ++i) r[i] = b[i] - ax[i];
-      return ComputeResidualNorms(*a_, b, x);
-    };
-    // x0 + A_f^{-1} (b - A x0), then refinement on the uploaded matrix while
-    // a step at least halves the relative residual, or keeps it and halves
-    // the backward error. At least one refinement step is always tried: on
-    // ill-conditioned matrices the backward error can be at machine
-    // precision while the relative residual still improves by orders.
-    ResidualNorms norms = residual();
-    ResidualNorms best = norms;
-    int steps = 0;
-    for (int it = 0; it <= kMaxRefinementSteps; ++it) {
-      if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
-      ApplyInverse(r, &y);
-      for (int64_t i = 0; i < n; ++i) x[i] += r[i];
-      norms = residual();
-      const bool better =
-          norms.relative_residual < 0.5 * best.relative_residual ||
-          (norms.relative_residual <= best.relative_residual &&
-           norms.backward_error < 0.5 * best.backward_error);
-      if (it == 0 || better) {
-        best = norms;
-        std::copy(x.begin(), x.end(), best_x.begin());
-        steps = it;
-      } else {
-        break;
-      }
-      if (!std::isfinite(norms.backward_error) || best.relative_residual == 0) {
-        break;
-      }
+    return SolveColumns(b, x, 1, options, ctx, report);
+  }
+
+  // All columns' substitutions, first and refinement steps, run as one
+  // matrix (BLAS 3 on the fronts); see Refine. Timings as documented in
+  // Factorization::SolveMany.
+  absl::Status SolveMany(std::span<const double> b, std::span<double> x,
+                         int nrhs, const SolveOptions& options,
+                         const ExecContext& ctx,
+                         std::vector<SolveReport>* reports) const override {
+    const int64_t n = a_->rows;
+    if (nrhs < 0 || static_cast<int64_t>(b.size()) != n * nrhs ||
+        static_cast<int64_t>(x.size()) != n * nrhs) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("b and x need ", n, " x ", nrhs, " entries, got ",
+                       b.size(), " and ", x.size()));
     }
-    std::copy(best_x.begin(), best_x.end(), x.begin());
-    report->relative_residual = best.relative_residual;
-    report->backward_error = best.backward_error;
-    report->iterations = steps;
-    if (std::isfinite(best.relative_residual) &&
-        best.relative_residual <= options.tolerance) {
-      report->status = SolveStatus::kConverged;
-    } else if (report_.status != FactorStatus::kOk) {
-      report->status = SolveStatus::kSingular;
-      report->message = "the factorization was perturbed (singular matrix)";
-    } else {
-      report->status = SolveStatus::kNotConverged;
-    }
-    report->solve_s = timer.Seconds();
-    return absl::OkStatus();
+    reports->assign(nrhs, SolveReport{});
+    return SolveColumns(b, x, nrhs, options, ctx, reports->data());
   }
 
  private:
@@ -269,13 +393,17 @@ absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeLdlt(
   // 2x2 candidates are ordered as single nodes and eliminated consecutively
   // in one front; later factorizations reuse them with their new values.
   std::vector<std::pair<int32_t, int32_t>> pairs = AnalysisPairs(a, options);
-  auto perm = CompressedPairOrdering(a, pairs, options.ordering);
-  if (!perm.ok()) return perm.status();
-  auto sym = BuildLdltSymbolic(a, *perm, pairs);
+  // ordering=auto: AMD, or METIS when AMD's fill is high and METIS predicts
+  // fewer flops (CHOLMOD's default strategy, core/order/ordering_choice.h).
+  auto choice = ChooseLdltOrdering(a, pairs, options.ordering);
+  if (!choice.ok()) return choice.status();
+  auto sym = BuildLdltSymbolic(a, choice->perm, pairs);
   if (!sym.ok()) return sym.status();
   if (absl::Status s = ctx.CheckCancelled(); !s.ok()) return s;
   auto analysis = std::make_shared<LdltAnalysis>(
       options.method, a.nnz(), *std::move(sym), std::move(pairs));
+  analysis->set_ordering(std::string(OrderingName(choice->ordering)),
+                         std::move(choice->note));
   analysis->analyze_s = timer.Seconds();
   return analysis;
 }
@@ -367,7 +495,15 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   // Inertia from D (Sylvester: S A S and P^T (.) P are congruent to A).
   Inertia inertia;
   int64_t nnz_l = 0, max_front = 0;
+  // Flops of a front with ld rows and q pivots: pivot t updates the lower
+  // triangle of the c = ld - t - 1 rows below it, c (c + 1) / 2 multiplies
+  // and as many adds; summed, (x - 1) x (x + 1) / 3 between c = ld - q and
+  // ld - 1 (a dense Cholesky of order n: about n^3 / 3).
+  auto flops_below = [](double x) { return (x - 1) * x * (x + 1) / 3; };
+  double flops = 0;
   for (const FrontFactor& fr : fronts.fronts) {
+    const double ld = static_cast<double>(fr.rows.size());
+    flops += flops_below(ld) - flops_below(ld - fr.q);
     nnz_l += static_cast<int64_t>(fr.rows.size()) * fr.q -
              static_cast<int64_t>(fr.q) * (fr.q - 1) / 2;
     for (int t = 0; t < fr.q; ++t) {
@@ -393,27 +529,36 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
       }
     }
   }
+  int64_t weak_pivots = 0;
   for (const FrontCounts& c : counts) {
     report.delayed_pivots += c.delayed;
     report.two_by_two_pivots += c.two_by_two;
     report.perturbed_pivots += c.perturbed;
+    weak_pivots += c.weak;
     max_front = std::max(max_front, c.max_front);
   }
   report.inertia = inertia;
-  // ||B x - L D L^T x|| / (||B|| ||x||): a factor that lost its digits
-  // (or any bookkeeping error) must not claim an exact inertia.
+  // ||B x - L D L^T x|| / (||B|| ||x||): a factor that lost its digits must
+  // not claim an exact inertia. Growth compounds only through pivots taken
+  // below the threshold (the weak pass, a forced root) or perturbed ones;
+  // with every pivot at |L| <= 1/u the check (about a solve's cost) is
+  // skipped, as MA57 and MUMPS rely on the threshold alone.
+  const bool check_factor = weak_pivots > 0 || report.perturbed_pivots > 0;
   const double factor_residual =
-      LdltFactorResidual(sym, gathered, fronts.fronts);
+      check_factor ? LdltFactorResidual(sym, gathered, fronts.fronts) : 0.0;
   const bool factor_trusted = factor_residual <= kMaxFactorResidual;
   report.inertia_reliable = report.perturbed_pivots == 0 && factor_trusted;
   report.status = report.perturbed_pivots == 0 ? FactorStatus::kOk
                                                : FactorStatus::kPerturbed;
   report.nnz_factor = nnz_l;
+  report.factor_flops = flops;
   report.factor_bytes = n * int64_t{sizeof(double)};
   report.factor_bytes += fronts.bytes();
   report.blocks = sym.num_fronts();
   report.analysis_reused = false;
   report.analyze_s = analysis->analyze_s;
+  report.ordering = analysis->ordering();
+  report.ordering_note = analysis->ordering_note();
   report.factorize_s = timer.Seconds();
   report.message = absl::StrCat(
       "fronts ", sym.num_fronts(), ", largest front ", max_front,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
@@ -46,6 +47,34 @@ class Factorization {
                              const SolveOptions& options,
                              const ExecContext& ctx,
                              SolveReport* report) const = 0;
+
+  // Solves A X = B for nrhs right-hand sides. b and x are n x nrhs,
+  // column-major (column k starts at k * n); x holds the initial guesses
+  // as in Solve. `reports` gets one SolveReport per column: its norms,
+  // status and iterations are the column's own, as Solve reports them.
+  // This default calls Solve column by column, so the timings are the
+  // column's own. A method that solves the columns together (ldlt) reports
+  // the timings of the whole call in every column: solve_s the wall time,
+  // substitution_s the first substitution of all columns, refinement_s the
+  // refinement steps of all columns (taken together).
+  virtual absl::Status SolveMany(std::span<const double> b, std::span<double> x,
+                                 int nrhs, const SolveOptions& options,
+                                 const ExecContext& ctx,
+                                 std::vector<SolveReport>* reports) const {
+    if (nrhs < 0 || b.size() != x.size() ||
+        (nrhs == 0 ? !b.empty() : b.size() % static_cast<size_t>(nrhs) != 0)) {
+      return absl::InvalidArgumentError(
+          "b and x need n x nrhs entries each (column-major)");
+    }
+    reports->assign(nrhs, SolveReport{});
+    const size_t n = nrhs > 0 ? b.size() / nrhs : 0;
+    for (int k = 0; k < nrhs; ++k) {
+      absl::Status s = Solve(b.subspan(k * n, n), x.subspan(k * n, n), options,
+                             ctx, &(*reports)[k]);
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
 };
 
 // Whether this build has method lu (UMFPACK; FACTORD_WITH_UMFPACK). Without
