@@ -34,10 +34,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -167,6 +170,11 @@ struct UploadOptions {
   bool replace = false;
 };
 
+// The value of an option set by its name (FactorizeOptions::Set): typed, or
+// as text to be read for the option's type ("true" / "false", an integer, a
+// number, an enumeration's name), as a command line gives it.
+using OptionValue = std::variant<bool, int64_t, double, std::string>;
+
 // Factorization options; unset ones take the server's defaults.
 struct FactorizeOptions {
   // auto | none | jacobi | block_jacobi | ldlt | block_ildlt | jacobi_ldlt |
@@ -202,7 +210,28 @@ struct FactorizeOptions {
   std::optional<double> pivot_threshold;
   // Factorize only if the matrix is at this generation (0: no check).
   uint64_t expected_generation = 0;
+
+  // Options by the names of their fields in factord.v1.FactorOptions
+  // (proto/factord/v1/solver.proto), for every scalar or enumeration field:
+  // an option the server knows needs no member above, e.g.
+  // Set("pivot_threshold", 0.1). Sent after the members above, so a name
+  // set both ways takes this value. Factorize fails with InvalidArgument
+  // (INVALID_OPTION, a BadRequest on "options.<name>") for a name that is
+  // not such a field or a value not of its type (CheckNamedOption); the
+  // server checks the ranges.
+  std::map<std::string, OptionValue> named;
+
+  FactorizeOptions& Set(std::string name, OptionValue value) {
+    named[std::move(name)] = std::move(value);
+    return *this;
+  }
 };
+
+// OK when FactorizeOptions::named may hold `value` under `name` (see there);
+// else InvalidArgument with reason INVALID_OPTION and a BadRequest on
+// "options.<name>". For programs that check options before connecting
+// (factorctl); Factorize checks them again.
+absl::Status CheckNamedOption(absl::string_view name, const OptionValue& value);
 
 // Seconds measured by the server.
 struct Timings {

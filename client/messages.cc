@@ -1,12 +1,142 @@
 // Message <-> struct conversion (see messages.h).
 #include "client/messages.h"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "client/enum_names.h"
 #include "client/grpc_status.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 
 namespace factord::client::internal {
+namespace {
+
+using google::protobuf::FieldDescriptor;
+
+// `value` as the text a person typed, for messages.
+std::string TextOf(const OptionValue& value) {
+  if (const bool* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  if (const int64_t* i = std::get_if<int64_t>(&value)) return absl::StrCat(*i);
+  if (const double* d = std::get_if<double>(&value)) return absl::StrCat(*d);
+  return std::get<std::string>(value);
+}
+
+absl::Status NotA(absl::string_view name, const OptionValue& value,
+                  absl::string_view expected) {
+  return ClientError(
+      absl::StatusCode::kInvalidArgument, "INVALID_OPTION",
+      absl::StrCat(name, " '", TextOf(value), "' is not ", expected),
+      absl::StrCat("options.", name));
+}
+
+bool ReadBool(const OptionValue& value, bool* out) {
+  if (const bool* b = std::get_if<bool>(&value)) {
+    *out = *b;
+    return true;
+  }
+  const std::string* text = std::get_if<std::string>(&value);
+  return text != nullptr && absl::SimpleAtob(*text, out);
+}
+
+template <typename Int>
+bool ReadInteger(const OptionValue& value, Int* out) {
+  if (const int64_t* i = std::get_if<int64_t>(&value)) {
+    if (*i < std::numeric_limits<Int>::min() ||
+        *i > std::numeric_limits<Int>::max()) {
+      return false;
+    }
+    *out = static_cast<Int>(*i);
+    return true;
+  }
+  const std::string* text = std::get_if<std::string>(&value);
+  return text != nullptr && absl::SimpleAtoi(*text, out);
+}
+
+bool ReadDouble(const OptionValue& value, double* out) {
+  if (const double* d = std::get_if<double>(&value)) {
+    *out = *d;
+    return true;
+  }
+  if (const int64_t* i = std::get_if<int64_t>(&value)) {
+    *out = static_cast<double>(*i);
+    return true;
+  }
+  const std::string* text = std::get_if<std::string>(&value);
+  return text != nullptr && absl::SimpleAtod(*text, out);
+}
+
+// Field `name` of `options` <- `value`, read for the field's type through
+// the message's reflection: no code per option.
+absl::Status SetNamedOption(absl::string_view name, const OptionValue& value,
+                            pb::FactorOptions* options) {
+  const std::string field = absl::StrCat("options.", name);
+  const FieldDescriptor* f =
+      pb::FactorOptions::descriptor()->FindFieldByName(std::string(name));
+  if (f == nullptr || f->is_repeated() ||
+      f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+    return ClientError(absl::StatusCode::kInvalidArgument, "INVALID_OPTION",
+                       absl::StrCat("unknown option '", name,
+                                    "' (not a field of factord.v1."
+                                    "FactorOptions)"),
+                       field);
+  }
+  const google::protobuf::Reflection& r = *options->GetReflection();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_BOOL: {
+      bool b = false;
+      if (!ReadBool(value, &b)) return NotA(name, value, "true or false");
+      r.SetBool(options, f, b);
+      return absl::OkStatus();
+    }
+    case FieldDescriptor::CPPTYPE_INT32: {
+      int32_t i = 0;
+      if (!ReadInteger(value, &i)) {
+        return NotA(name, value, "a 32-bit integer");
+      }
+      r.SetInt32(options, f, i);
+      return absl::OkStatus();
+    }
+    case FieldDescriptor::CPPTYPE_INT64: {
+      int64_t i = 0;
+      if (!ReadInteger(value, &i)) return NotA(name, value, "an integer");
+      r.SetInt64(options, f, i);
+      return absl::OkStatus();
+    }
+    case FieldDescriptor::CPPTYPE_DOUBLE: {
+      double d = 0;
+      if (!ReadDouble(value, &d)) return NotA(name, value, "a number");
+      r.SetDouble(options, f, d);
+      return absl::OkStatus();
+    }
+    case FieldDescriptor::CPPTYPE_ENUM: {
+      const std::string* text = std::get_if<std::string>(&value);
+      if (text == nullptr) {
+        return NotA(
+            name, value,
+            absl::StrCat("a name (",
+                         absl::StrJoin(EnumValueNames(*f->enum_type()), "|"),
+                         ")"));
+      }
+      absl::StatusOr<int> number =
+          ParseEnumValue(*f->enum_type(), *text, field);
+      if (!number.ok()) return number.status();
+      r.SetEnumValue(options, f, *number);
+      return absl::OkStatus();
+    }
+    default:
+      return ClientError(absl::StatusCode::kInvalidArgument, "INVALID_OPTION",
+                         absl::StrCat(name, " is a ", f->cpp_type_name(),
+                                      ", which cannot be set by name"),
+                         field);
+  }
+}
+
+}  // namespace
 
 absl::Status CheckMatrixId(absl::string_view id, absl::string_view field) {
   if (!id.empty()) return absl::OkStatus();
@@ -131,6 +261,9 @@ absl::StatusOr<pb::FactorizeRequest> ToFactorizeRequest(
   p->set_shift_count(o.shift_count);
   p->set_deterministic(o.deterministic);
   if (o.pivot_threshold) p->set_pivot_threshold(*o.pivot_threshold);
+  for (const auto& [name, value] : o.named) {
+    if (absl::Status s = SetNamedOption(name, value, p); !s.ok()) return s;
+  }
   return request;
 }
 
@@ -148,3 +281,13 @@ absl::StatusOr<pb::SolveOptions> ToProto(const SolveOptions& o) {
 }
 
 }  // namespace factord::client::internal
+
+namespace factord::client {
+
+absl::Status CheckNamedOption(absl::string_view name,
+                              const OptionValue& value) {
+  internal::pb::FactorOptions scratch;
+  return internal::SetNamedOption(name, value, &scratch);
+}
+
+}  // namespace factord::client

@@ -30,8 +30,11 @@ ServerInfo FromProto(const pb::ServerInfoReply& p);
 // it (last = true); the solution values are not touched.
 void SetSolveReport(const pb::SolveReply& p, SolveResult* result);
 
-// The request for Factorize(id, options); InvalidArgument (INVALID_OPTION,
-// BadRequest on the field) for an unknown name.
+// The request for Factorize(id, options): the members, then the options of
+// options.named by their field names (protobuf reflection). InvalidArgument
+// (INVALID_OPTION, BadRequest on the field) for an unknown enumeration
+// name, and for a named option that is not a field of FactorOptions or
+// whose value is not of the field's type.
 absl::StatusOr<pb::FactorizeRequest> ToFactorizeRequest(
     absl::string_view id, const FactorizeOptions& options);
 

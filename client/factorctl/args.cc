@@ -273,9 +273,13 @@ class Parser {
         ->type_name("N")
         ->check(NonNegativeInteger())
         ->group(kFactorization);
-    app_.add_flag("--deterministic", line_.factorize.deterministic,
-                  "bitwise-reproducible factorization and solve")
-        ->group(kFactorization);
+    // The options below go by their proto field names
+    // (FactorizeOptions::named): one call each, no client member.
+    AddNamedSwitch("--deterministic", "deterministic",
+                   "bitwise-reproducible factorization and solve");
+    AddNamedOption("--pivot_threshold", "pivot_threshold", "U",
+                   "ldlt/block_ildlt/jacobi_ldlt pivot test |l| <= 1/U, U "
+                   "in (0, 0.5] (default: the server's, 0.01)");
   }
 
   void AddSolveFlags() {
@@ -328,6 +332,42 @@ class Parser {
         },
         absl::StrCat("{", absl::StrJoin(names, ","), "}"));
     app_.add_option(flag, field, description)->check(names_only)->group(group);
+  }
+
+  // A flag for the field `field` of factord.v1.FactorOptions, kept as text
+  // in FactorizeOptions::named. Its value is checked for the field's type
+  // with client::CheckNamedOption, whose status (reason INVALID_OPTION, a
+  // BadRequest on "options.<field>") is kept like an enumeration flag's;
+  // the server checks the range.
+  void AddNamedOption(const std::string& flag, const std::string& field,
+                      const std::string& type_name,
+                      const std::string& description) {
+    AddNamed(flag, field, description)->type_name(type_name);
+  }
+
+  // The same for a bool field: a switch (`--flag`, `--flag=false`).
+  void AddNamedSwitch(const std::string& flag, const std::string& field,
+                      const std::string& description) {
+    AddNamed(flag, field, description)->expected(0);
+  }
+
+  CLI::Option* AddNamed(const std::string& flag, const std::string& field,
+                        const std::string& description) {
+    CLI::Validator of_its_type(
+        [this, field](std::string& value) -> std::string {
+          absl::Status s = client::CheckNamedOption(field, value);
+          if (s.ok()) return "";
+          option_error_ = s;
+          return std::string(s.message());
+        },
+        /*validator_desc=*/"");
+    CLI::callback_t keep = [this, field](const CLI::results_t& values) {
+      line_.factorize.named[field] = values.back();
+      return true;
+    };
+    return app_.add_option(flag, keep, description)
+        ->check(of_its_type)
+        ->group(kFactorization);
   }
 
   void AddCommands() {

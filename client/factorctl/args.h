@@ -56,7 +56,9 @@ struct ParsedCommandLine {
   // or with reason INVALID_OPTION and a BadRequest naming the request field
   // when an enumeration flag (--method, --krylov, --ordering, --pivoting,
   // --scaling, --blocking, --trisolve) has a value that is not one of the
-  // wire contract's names (client/option_names.h). Its message is what
+  // wire contract's names (client/option_names.h), or when a flag of an
+  // option set by name (--pivot_threshold, --deterministic) has a value not
+  // of its field's type (client::CheckNamedOption). Its message is what
   // stderr shows after "factorctl: ". OK otherwise.
   absl::Status mistake;
 };

@@ -5,6 +5,8 @@
 #ifndef FACTORD_BLOCK_ILDLT_BLOCK_ILDLT_OPTIONS_H_
 #define FACTORD_BLOCK_ILDLT_BLOCK_ILDLT_OPTIONS_H_
 
+#include "core/solver/option_field.h"
+
 namespace factord {
 
 // Blocking strategy of block_ildlt (S1 §III-A): kRb orders first, then
@@ -20,6 +22,13 @@ struct BlockIldltOptions {
   // >= 0 both; fill_factor = 0 sets no limit on the count.
   double drop_tolerance = 1e-3;
   double fill_factor = 4.0;
+};
+
+// The scalar options above by their proto field names
+// (core/solver/option_field.h); blocking is an enumeration.
+inline constexpr OptionField<BlockIldltOptions> kBlockIldltOptionFields[] = {
+    {"drop_tolerance", &BlockIldltOptions::drop_tolerance},
+    {"fill_factor", &BlockIldltOptions::fill_factor},
 };
 
 }  // namespace factord

@@ -5,6 +5,8 @@
 #ifndef FACTORD_INCOMPLETE_INCOMPLETE_OPTIONS_H_
 #define FACTORD_INCOMPLETE_INCOMPLETE_OPTIONS_H_
 
+#include "core/solver/option_field.h"
+
 namespace factord {
 
 enum class TriangularSolve { kExact, kJacobi, kBlockJacobi };
@@ -17,6 +19,13 @@ struct IncompleteOptions {
   // Largest block of the block-Jacobi triangular solves (S4 §3.3: m = 12);
   // the server sets it from the request's max_block_size when given.
   int trisolve_block_size = 12;
+};
+
+// The scalar options above that travel on the wire, by their proto field
+// names (core/solver/option_field.h); trisolve is an enumeration, and
+// trisolve_block_size is set by the server from max_block_size.
+inline constexpr OptionField<IncompleteOptions> kIncompleteOptionFields[] = {
+    {"trisolve_sweeps", &IncompleteOptions::trisolve_sweeps},
 };
 
 }  // namespace factord

@@ -4,6 +4,8 @@
 #ifndef FACTORD_JACOBI_LDLT_JACOBI_LDLT_OPTIONS_H_
 #define FACTORD_JACOBI_LDLT_JACOBI_LDLT_OPTIONS_H_
 
+#include "core/solver/option_field.h"
+
 namespace factord {
 
 struct JacobiLdltOptions {
@@ -12,6 +14,13 @@ struct JacobiLdltOptions {
   int sweeps = 8;
   double epsilon = 0.1;
   double delta = 0.95;
+};
+
+// The options above by their proto field names (core/solver/option_field.h).
+inline constexpr OptionField<JacobiLdltOptions> kJacobiLdltOptionFields[] = {
+    {"sweeps", &JacobiLdltOptions::sweeps},
+    {"epsilon", &JacobiLdltOptions::epsilon},
+    {"delta", &JacobiLdltOptions::delta},
 };
 
 }  // namespace factord

@@ -5,6 +5,10 @@
 #ifndef FACTORD_LDLT_LDLT_OPTIONS_H_
 #define FACTORD_LDLT_LDLT_OPTIONS_H_
 
+#include <array>
+
+#include "core/solver/option_field.h"
+
 namespace factord {
 
 struct LdltOptions {
@@ -13,6 +17,11 @@ struct LdltOptions {
   // front (S1 §II); false orders the plain pattern.
   bool impose_matching_pairs = true;
 };
+
+// The options above that travel on the wire, by their proto field names
+// (core/solver/option_field.h): none yet (impose_matching_pairs is not on
+// the wire), hence a std::array, which may be empty.
+inline constexpr std::array<OptionField<LdltOptions>, 0> kLdltOptionFields = {};
 
 }  // namespace factord
 

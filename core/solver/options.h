@@ -22,6 +22,7 @@
 #include "core/incomplete/incomplete_options.h"
 #include "core/jacobi_ldlt/jacobi_ldlt_options.h"
 #include "core/ldlt/ldlt_options.h"
+#include "core/solver/option_field.h"
 
 namespace factord {
 
@@ -96,6 +97,20 @@ struct FactorOptions : LdltOptions,
 
   // A key of the options that determine the analysis, for the analysis cache.
   std::string AnalysisKey() const;
+};
+
+// FactorOptions' own scalar options that travel on the wire, by their proto
+// field names (core/solver/option_field.h); the families' are in their
+// headers, and core/solver/option_table.h gathers them all. The enumerations
+// (method, ordering, scaling, pivoting) and diagonal_shift are converted by
+// hand.
+inline constexpr OptionField<FactorOptions> kSharedOptionFields[] = {
+    {"max_block_size", &FactorOptions::max_block_size},
+    {"fill_level", &FactorOptions::fill_level},
+    {"shift_first", &FactorOptions::shift_first},
+    {"shift_rest", &FactorOptions::shift_rest},
+    {"shift_count", &FactorOptions::shift_count},
+    {"pivot_threshold", &FactorOptions::pivot_threshold},
 };
 
 struct SolveOptions {

@@ -8,6 +8,7 @@
 #include "absl/strings/strip.h"
 #include "core/solver/validate_options.h"
 #include "server/error_reason.h"
+#include "server/service/option_fields.h"
 
 namespace factord::server {
 namespace {
@@ -213,23 +214,12 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
       return Invalid("options.blocking",
                      absl::StrCat(in.blocking(), " is not a known blocking"));
   }
-  // Unset fields (0, or not present when optional) keep the core's
-  // defaults; the ranges are the core's (ValidateFactorOptions).
-  if (in.max_block_size() != 0) {
-    out.max_block_size = in.max_block_size();
-    out.trisolve_block_size = in.max_block_size();  // ic/ilu block_jacobi
-  }
-  if (in.has_fill_level()) out.fill_level = in.fill_level();
-  if (in.has_drop_tolerance()) out.drop_tolerance = in.drop_tolerance();
-  if (in.has_fill_factor()) out.fill_factor = in.fill_factor();
-  if (in.sweeps() != 0) out.sweeps = in.sweeps();
-  if (in.has_epsilon()) out.epsilon = in.epsilon();
-  if (in.has_delta()) out.delta = in.delta();
-  if (in.trisolve_sweeps() != 0) out.trisolve_sweeps = in.trisolve_sweeps();
-  out.shift_first = in.shift_first();
-  out.shift_rest = in.shift_rest();
-  out.shift_count = in.shift_count();
-  if (in.has_pivot_threshold()) out.pivot_threshold = in.pivot_threshold();
+  // The scalar fields by their names (option_fields.h): unset ones (0, or
+  // not present when optional) keep the core's defaults; the ranges are the
+  // core's (ValidateFactorOptions).
+  if (absl::Status s = CopyTableFactorOptions(in, &out); !s.ok()) return s;
+  // ic/ilu's block-Jacobi triangular solves take the block size asked for.
+  if (in.max_block_size() != 0) out.trisolve_block_size = in.max_block_size();
   if (absl::Status s = ValidateFactorOptions(out); !s.ok()) {
     return InvalidOptionFromCore(std::move(s));
   }

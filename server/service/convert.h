@@ -32,8 +32,11 @@ absl::StatusOr<Method> MethodFromProto(pb::Method method);
 pb::Method MethodToProto(Method method);
 
 // The factorization options of a request: `method` and `options` as sent.
-// The `deterministic` flag is not a FactorOptions field (it belongs to the
-// ExecContext): read it from the message directly.
+// The enumerations are converted here by hand; the scalar fields by their
+// names through the core's option table (option_fields.h), so that adding
+// an option to a family's table needs no line here. The `deterministic`
+// flag is not a FactorOptions field (it belongs to the ExecContext): read it
+// from the message directly.
 absl::StatusOr<FactorOptions> FactorOptionsFromProto(
     pb::Method method, const pb::FactorOptions& options);
 

@@ -567,6 +567,7 @@ TEST_F(ClientTest, FactorizeOptionsAndReplyTravel) {
   o.drop_tolerance = 1e-4;
   o.max_block_size = 16;
   o.deterministic = true;
+  o.Set("epsilon", 0.5).Set("trisolve_sweeps", "9");  // by the field names
   absl::StatusOr<FactorizeResult> r = client->Factorize("m", o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->method, "ldlt");  // METHOD_LDLT on the wire
@@ -588,6 +589,8 @@ TEST_F(ClientTest, FactorizeOptionsAndReplyTravel) {
   EXPECT_FALSE(sent.options().has_fill_factor());
   EXPECT_EQ(sent.options().max_block_size(), 16);
   EXPECT_TRUE(sent.options().deterministic());
+  EXPECT_EQ(sent.options().epsilon(), 0.5);
+  EXPECT_EQ(sent.options().trisolve_sweeps(), 9);
   EXPECT_EQ(sent.expected_generation(), 0u);
 }
 
@@ -676,6 +679,10 @@ TEST_F(ClientTest, BadNamesAndArraysAreRejectedBeforeSending) {
   o.pivoting = "partial";
   EXPECT_THAT(FieldViolations(client->Factorize("m", o).status()),
               ElementsAre(Pair("options.pivoting", HasSubstr("partial"))));
+  o = FactorizeOptions();
+  o.Set("sweeps", "many");
+  EXPECT_THAT(FieldViolations(client->Factorize("m", o).status()),
+              ElementsAre(Pair("options.sweeps", HasSubstr("many"))));
   SolveOptions s;
   s.krylov = "minres";
   absl::Status krylov = client->Solve("m", {{1.0}}, s).status();

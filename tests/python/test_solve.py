@@ -86,7 +86,9 @@ def test_long_vectors_are_chunked(client: factord.Client) -> None:
         client.factorize(info.id)
         b = np.ones(a.shape[0])
         x = client.solve(info.id, b)
-        assert np.linalg.norm(b - a @ x) / np.linalg.norm(b) < 1e-12
+        # Backward stable without refinement; the residual is then bounded
+        # by about cond(A) eps (cond ~ 4e4 for this grid), not by eps.
+        assert np.linalg.norm(b - a @ x) / np.linalg.norm(b) < 1e-11
     finally:
         release_quietly(client, info.id)
 

@@ -1,6 +1,7 @@
 #include "client/factorctl/args.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "client/factorctl/failure.h"
@@ -193,6 +194,39 @@ TEST(ArgsTest, JacobiFlags) {
   EXPECT_THAT(HelpText("x:1"), HasSubstr("--trisolve_sweeps N=0"));
 }
 
+TEST(ArgsTest, OptionFlagsByNameGoIntoTheNamedOptions) {
+  CommandLine d = Parse({"run", "m.mtx"});
+  EXPECT_TRUE(d.factorize.named.empty());  // unset: the server's defaults
+  CommandLine c =
+      Parse({"run", "m.mtx", "--pivot_threshold=0.1", "--deterministic"});
+  EXPECT_EQ(c.factorize.named.at("pivot_threshold"),
+            client::OptionValue("0.1"));
+  EXPECT_EQ(c.factorize.named.at("deterministic"), client::OptionValue("true"));
+  c = Parse({"--deterministic=false", "factorize", "--id=m",
+             "--pivot_threshold", "0.5"});
+  EXPECT_EQ(c.factorize.named.at("deterministic"),
+            client::OptionValue("false"));
+  EXPECT_EQ(c.factorize.named.at("pivot_threshold"),
+            client::OptionValue("0.5"));
+  // A switch takes no separate value: FILE stays FILE.
+  c = Parse({"run", "--deterministic", "m.mtx"});
+  EXPECT_EQ(c.positional, std::vector<std::string>{"m.mtx"});
+
+  for (const auto& [flag, field] :
+       {std::pair<const char*, const char*>{"--pivot_threshold=x",
+                                            "options.pivot_threshold"},
+        {"--deterministic=maybe", "options.deterministic"}}) {
+    absl::Status bad = Mistake({"run", "m.mtx", flag});
+    EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument) << flag;
+    EXPECT_EQ(client::ErrorReason(bad), "INVALID_OPTION") << flag;
+    ASSERT_EQ(client::FieldViolations(bad).size(), 1u) << flag;
+    EXPECT_EQ(client::FieldViolations(bad)[0].first, field);
+    EXPECT_THAT(bad.message(), HasSubstr(std::string(flag).substr(
+                                   0, std::string(flag).find('='))));
+  }
+  EXPECT_THAT(HelpText("x:1"), HasSubstr("--pivot_threshold U"));
+}
+
 TEST(ArgsTest, ScalingAndBlockingFlags) {
   CommandLine d = Parse({"run", "m.mtx"});
   EXPECT_EQ(d.factorize.scaling, "auto");
@@ -309,6 +343,7 @@ TEST(ArgsTest, HelpAndVersionExitZero) {
                            "--delta",
                            "--trisolve_sweeps N=0",
                            "--deterministic",
+                           "--pivot_threshold",
                            "--krylov",
                            "--tol X=0",
                            "--max_iterations N=0",
