@@ -96,7 +96,7 @@ client::OptionValue NonDefault(const FactorOptions& defaults,
                                const FactorOptionField& core) {
   return std::visit(
       [&defaults](auto m) -> client::OptionValue {
-        using T = std::remove_reference_t<decltype(defaults.*m)>;
+        using T = std::remove_cvref_t<decltype(defaults.*m)>;
         const T d = defaults.*m;
         if constexpr (std::is_same_v<T, bool>) {
           return !d;
@@ -114,7 +114,7 @@ client::OptionValue ValueOf(const FactorOptions& options,
                             const FactorOptionField& core) {
   return std::visit(
       [&options](auto m) -> client::OptionValue {
-        using T = std::remove_reference_t<decltype(options.*m)>;
+        using T = std::remove_cvref_t<decltype(options.*m)>;
         if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double>) {
           return options.*m;
         } else {
