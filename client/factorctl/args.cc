@@ -280,6 +280,9 @@ class Parser {
     AddNamedOption("--pivot_threshold", "pivot_threshold", "U",
                    "ldlt/block_ildlt/jacobi_ldlt pivot test |l| <= 1/U, U "
                    "in (0, 0.5] (default: the server's, 0.01)");
+    AddNamedSwitch("--impose_matching_pairs", "impose_matching_pairs",
+                   "ldlt with --scaling=matching: the matching's 2x2 pairs "
+                   "in one front (default: the server's, true)");
   }
 
   void AddSolveFlags() {

@@ -5,8 +5,6 @@
 #ifndef FACTORD_LDLT_LDLT_OPTIONS_H_
 #define FACTORD_LDLT_LDLT_OPTIONS_H_
 
-#include <array>
-
 #include "core/solver/option_field.h"
 
 namespace factord {
@@ -18,10 +16,10 @@ struct LdltOptions {
   bool impose_matching_pairs = true;
 };
 
-// The options above that travel on the wire, by their proto field names
-// (core/solver/option_field.h): none yet (impose_matching_pairs is not on
-// the wire), hence a std::array, which may be empty.
-inline constexpr std::array<OptionField<LdltOptions>, 0> kLdltOptionFields = {};
+// The options above by their proto field names (core/solver/option_field.h).
+inline constexpr OptionField<LdltOptions> kLdltOptionFields[] = {
+    {"impose_matching_pairs", &LdltOptions::impose_matching_pairs},
+};
 
 }  // namespace factord
 
