@@ -1,5 +1,6 @@
 #include <cholmod.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,7 @@ PeerResult RunCholmod(const CsrMatrix& a, std::span<const double> b) {
   Timer timer;
   cholmod_factor* l = cholmod_l_analyze(s, &common);
   result.analyze_s = timer.Seconds();
+  result.factor_flops = common.fl;
   timer.Reset();
   cholmod_l_factorize(s, l, &common);
   result.factorize_s = timer.Seconds();
@@ -36,6 +38,13 @@ PeerResult RunCholmod(const CsrMatrix& a, std::span<const double> b) {
                                 ", not positive definite at column ", l->minor);
   } else {
     result.nnz_factor = static_cast<int64_t>(common.lnz);
+    if (l->is_super) {
+      const auto* pi = static_cast<const SuiteSparse_long*>(l->pi);
+      for (size_t s = 0; s < l->nsuper; ++s) {
+        result.largest_front =
+            std::max<int64_t>(result.largest_front, pi[s + 1] - pi[s]);
+      }
+    }
     cholmod_dense* rhs =
         cholmod_l_allocate_dense(a.rows, 1, a.rows, CHOLMOD_REAL, &common);
     std::copy(b.begin(), b.end(), static_cast<double*>(rhs->x));

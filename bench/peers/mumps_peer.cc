@@ -72,6 +72,8 @@ PeerResult RunMumps(const CsrMatrix& a, std::span<const double> b) {
     } else {
       result.negative_pivots = Infog(m, 12);
       result.null_pivots = Infog(m, 28);
+      result.factor_flops = m.rinfog[2];  // RINFOG(3)
+      result.largest_front = Infog(m, 11);
       // INFOG(29): entries in the factors; negative means millions.
       const int64_t entries = Infog(m, 29);
       result.nnz_factor = entries >= 0 ? entries : -entries * 1000000;

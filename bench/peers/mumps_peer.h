@@ -25,6 +25,12 @@ struct PeerResult {
   int64_t null_pivots = -1;      // MUMPS INFOG(28)
   int ordering_used = -1;        // MUMPS INFOG(7): 5 = METIS
   int retries = 0;               // factorizations redone with more memory
+  // Floating-point operations of the elimination as the peer counts them
+  // (MUMPS RINFOG(3); CHOLMOD Common->fl after the analysis), and the order
+  // of its largest front (MUMPS INFOG(11); CHOLMOD the most rows of a
+  // supernode). 0 when unknown.
+  double factor_flops = 0;
+  int64_t largest_front = 0;
   std::vector<double> x;
 };
 
