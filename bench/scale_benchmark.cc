@@ -454,6 +454,12 @@ std::string CaseJson(const ModelProblem& p, double generate_s,
         ",\"gflops_analysis_estimate\":",
         Num(AnalysisFlops(f) > 0 ? AnalysisFlops(f) / factorize_s / 1e9 : NAN),
         ",\"largest_front\":", LargestFront(f.message),
+        ",\"largest_front_flops\":", Num(f.largest_front_flops),
+        ",\"largest_front_s\":", Num(f.largest_front_s),
+        ",\"largest_front_gflops\":",
+        Num(f.largest_front_s > 0
+                ? f.largest_front_flops / f.largest_front_s / 1e9
+                : NAN),
         ",\"ordering\":", Str(f.ordering),
         ",\"ordering_note\":", Str(f.ordering_note),
         ",\"relative_residual\":", Num(ours.norms.relative_residual),

@@ -501,9 +501,14 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   // ld - 1 (a dense Cholesky of order n: about n^3 / 3).
   auto flops_below = [](double x) { return (x - 1) * x * (x + 1) / 3; };
   double flops = 0;
-  for (const FrontFactor& fr : fronts.fronts) {
+  int64_t largest = -1;  // the front with the most rows (the first of them)
+  for (size_t f = 0; f < fronts.fronts.size(); ++f) {
+    const FrontFactor& fr = fronts.fronts[f];
     const double ld = static_cast<double>(fr.rows.size());
     flops += flops_below(ld) - flops_below(ld - fr.q);
+    if (largest < 0 || fr.rows.size() > fronts.fronts[largest].rows.size()) {
+      largest = static_cast<int64_t>(f);
+    }
     nnz_l += static_cast<int64_t>(fr.rows.size()) * fr.q -
              static_cast<int64_t>(fr.q) * (fr.q - 1) / 2;
     for (int t = 0; t < fr.q; ++t) {
@@ -552,6 +557,13 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
                                                : FactorStatus::kPerturbed;
   report.nnz_factor = nnz_l;
   report.factor_flops = flops;
+  if (largest >= 0) {
+    const FrontFactor& fr = fronts.fronts[largest];
+    const double ld = static_cast<double>(fr.rows.size());
+    report.largest_front = static_cast<int64_t>(fr.rows.size());
+    report.largest_front_flops = flops_below(ld) - flops_below(ld - fr.q);
+    report.largest_front_s = counts[largest].seconds;
+  }
   report.factor_bytes = n * int64_t{sizeof(double)};
   report.factor_bytes += fronts.bytes();
   report.blocks = sym.num_fronts();

@@ -39,6 +39,11 @@ struct FactorReport {
   // about n^3/3), counted from the factor's structure; 0 when the method
   // does not count them.
   double factor_flops = 0;
+  // The largest front (rows) of a multifrontal method, the flops of its
+  // elimination and the wall time of its numeric work (0 when not timed).
+  int64_t largest_front = 0;
+  double largest_front_flops = 0;
+  double largest_front_s = 0;
   // The fill-reducing ordering the analysis used (for ordering=auto: the
   // one chosen), and what its choice was based on.
   std::string ordering;

@@ -7,6 +7,7 @@
 // upper entries get the same sums in the same order as the lower ones.
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -76,7 +77,6 @@ void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
 void FrontWorkspace::Trim() {
   Release(front);
   Release(w);
-  Release(backup);
   Release(panel);
   if (stack_top == 0) Release(stack);
 }
@@ -104,6 +104,9 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   const int p = nd + k;
   const int m = p + r;
   counts->max_front = std::max<int64_t>(counts->max_front, m);
+  const auto start = m >= kTimedFrontRows
+                         ? std::chrono::steady_clock::now()
+                         : std::chrono::steady_clock::time_point();
 
   // Local numbering: delayed variables, own columns, update rows.
   int32_t* global = Grow(ws.global, m);
@@ -116,50 +119,50 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     for (int i = 0; i < r; ++i) global[t++] = sym.update_rows[upd_begin + i];
   }
 
-  // The lower triangle and the whole fully summed block start at zero.
+  // Assembly, into a front whose lower triangle and whole fully summed
+  // block start at zero: the original entries at the plan's local rows,
+  // and the children's contribution blocks (extend-add: a child's delayed
+  // rows go to its part of the delayed section, its update rows to the
+  // plan's positions shifted by the delays). The blocks are only read
+  // here; they are released after the elimination, so that a failed
+  // unpivoted attempt can assemble the front again instead of keeping a
+  // copy of it.
   double* front = Grow(ws.front, static_cast<int64_t>(m) * m);
   auto at = [&](int i, int j) -> double& {
     return front[static_cast<size_t>(j) * m + i];
   };
-  for (int j = 0; j < m; ++j) {
-    const int first = j < p ? 0 : j;
-    std::memset(&at(first, j), 0, sizeof(double) * (m - first));
-  }
-  // Assembly: original entries at the plan's local rows ...
-  for (int32_t c = col_begin; c < col_end; ++c) {
-    double* col = &at(nd, nd + (c - col_begin));
-    for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
-      col[sym.entry_local[e]] += values[e];
-    }
-  }
-  // ... and the children's contribution blocks (extend-add): a child's
-  // delayed rows go to its part of the delayed section, its update rows to
-  // the plan's positions shifted by the delays.
   int* child_row = Grow(ws.child_row, m);
-  int delayed_base = 0;
-  int64_t stack_floor = ws.stack_top;
-  for (int32_t kid : kids) {
-    ContributionBlock& cb = cbs[kid];
-    const int rc = cb.size, ndc = cb.num_delayed;
-    const int32_t* plan = sym.update_local.data() + sym.update_ptr[kid];
-    assert(rc == ndc + sym.update_ptr[kid + 1] - sym.update_ptr[kid]);
-    for (int a = 0; a < ndc; ++a) child_row[a] = delayed_base + a;
-    for (int a = ndc; a < rc; ++a) child_row[a] = nd + plan[a - ndc];
-    const double* packed = cb.stack_offset >= 0
-                               ? ws.stack.data() + cb.stack_offset
-                               : cb.values.data();
-    for (int b = 0; b < rc; ++b) {
-      double* col = &at(0, child_row[b]);
-      const double* src = packed + PackedColumn(rc, b) - b;
-      for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
+  auto assemble = [&] {
+    for (int j = 0; j < m; ++j) {
+      const int first = j < p ? 0 : j;
+      std::memset(&at(first, j), 0, sizeof(double) * (m - first));
     }
-    delayed_base += ndc;
-    if (cb.stack_offset >= 0) {
-      stack_floor = std::min(stack_floor, cb.stack_offset);
+    for (int32_t c = col_begin; c < col_end; ++c) {
+      double* col = &at(nd, nd + (c - col_begin));
+      for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
+        col[sym.entry_local[e]] += values[e];
+      }
     }
-    cb = ContributionBlock();  // read once: release it
-  }
-  ws.stack_top = stack_floor;  // the children were the top of the stack
+    int delayed_base = 0;
+    for (int32_t kid : kids) {
+      const ContributionBlock& cb = cbs[kid];
+      const int rc = cb.size, ndc = cb.num_delayed;
+      const int32_t* plan = sym.update_local.data() + sym.update_ptr[kid];
+      assert(rc == ndc + sym.update_ptr[kid + 1] - sym.update_ptr[kid]);
+      for (int a = 0; a < ndc; ++a) child_row[a] = delayed_base + a;
+      for (int a = ndc; a < rc; ++a) child_row[a] = nd + plan[a - ndc];
+      const double* packed = cb.stack_offset >= 0
+                                 ? ws.stack.data() + cb.stack_offset
+                                 : cb.values.data();
+      for (int b = 0; b < rc; ++b) {
+        double* col = &at(0, child_row[b]);
+        const double* src = packed + PackedColumn(rc, b) - b;
+        for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
+      }
+      delayed_base += ndc;
+    }
+  };
+  assemble();
 
   // Partial factorization of the fully summed columns.
   kernels::DenseLdltParams front_params = params;
@@ -174,12 +177,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   bool unpivoted = false;
   if (kernels.unpivoted_ldlt != nullptr && p >= kMinUnpivotedColumns) {
     // Every pivot in order, tested a posteriori; on failure the front is
-    // restored and the pivoting kernel runs as if nothing was tried.
-    double* backup = Grow(ws.backup, static_cast<int64_t>(m) * p);
-    for (int j = 0; j < p; ++j) {
-      std::memcpy(backup + static_cast<size_t>(j) * m + j, &at(j, j),
-                  sizeof(double) * (m - j));
-    }
+    // assembled again and the pivoting kernel runs as if nothing was tried.
     unpivoted =
         kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
     if (unpivoted) {
@@ -190,10 +188,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       }
       dense.eliminated = p;
     } else {
-      for (int j = 0; j < p; ++j) {
-        std::memcpy(&at(j, j), backup + static_cast<size_t>(j) * m + j,
-                    sizeof(double) * (m - j));
-      }
+      assemble();
     }
   }
   if (!unpivoted) {
@@ -206,6 +201,18 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                                     d_diag, d_off, /*panel_width=*/32,
                                     Grow(ws.dense_work, p));
   }
+  // The children's blocks are read for good: release them (heap blocks
+  // cleared; stack blocks popped, they were the top of the stack).
+  int64_t stack_floor = ws.stack_top;
+  for (int32_t kid : kids) {
+    ContributionBlock& cb = cbs[kid];
+    if (cb.stack_offset >= 0) {
+      stack_floor = std::min(stack_floor, cb.stack_offset);
+    }
+    cb = ContributionBlock();
+  }
+  ws.stack_top = stack_floor;
+
   const int q = dense.eliminated;
   const int nd_out = p - q;
   const int rc = nd_out + r;
@@ -308,6 +315,11 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       double* dst = packed + PackedColumn(rc, b) - b;
       for (int a = b; a < rc; ++a) dst[a] = at(local_row[q + a], lb);
     }
+  }
+  if (m >= kTimedFrontRows) {
+    counts->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
   }
 }
 

@@ -75,6 +75,10 @@ struct FrontCounts {
   int64_t perturbed = 0;
   int64_t weak = 0;  // pivots below the threshold (DenseLdltCounts::weak)
   int64_t max_front = 0;
+  // Wall time of the front's whole numeric work (assembly, elimination,
+  // Schur update, packing); measured for fronts of at least
+  // kTimedFrontRows rows, 0 otherwise.
+  double seconds = 0;
 };
 
 // Per-thread scratch of the numeric phase: grown to the largest front the
@@ -83,7 +87,7 @@ struct FrontCounts {
 // fresh pages. `stack` holds the contribution blocks of a postorder run
 // (stack_top doubles in use).
 struct FrontWorkspace {
-  std::vector<double> front, d_diag, d_off, w, stack, backup, panel;
+  std::vector<double> front, d_diag, d_off, w, stack, panel;
   std::vector<int> order, size, local_row, child_row, dense_work;
   std::vector<int32_t> global;
   int64_t stack_top = 0;
@@ -94,6 +98,9 @@ struct FrontWorkspace {
   // run the memory is kept, so that fronts do not fault in fresh pages).
   void Trim();
 };
+// Fronts with at least this many rows are timed (FrontCounts::seconds).
+inline constexpr int kTimedFrontRows = 256;
+
 // The calling thread's workspace. FactorizeFront does not nest on a thread.
 FrontWorkspace& ThreadFrontWorkspace();
 
