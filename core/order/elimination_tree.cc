@@ -77,19 +77,77 @@ std::vector<int32_t> Postorder(const std::vector<int32_t>& parent) {
 
 std::vector<int64_t> BelowDiagonalCounts(const LowerRowPattern& rows,
                                          const std::vector<int32_t>& parent) {
+  // Gilbert, Ng and Peyton's algorithm (Davis, Direct Methods for Sparse
+  // Linear Systems, §4.5): in postorder, each entry a_ij (i > j) that is a
+  // leaf of row i's subtree adds one to column j and subtracts one at the
+  // least common ancestor of j and the previous leaf of that row subtree
+  // (found with path-compressed ancestors); summing the deltas over each
+  // subtree gives the counts. O(nnz(A) alpha(n)) against O(nnz(L)) for a
+  // walk of every row subtree.
   const int64_t n = parent.size();
-  std::vector<int64_t> below(n, 0);
-  std::vector<int32_t> mark(n, -1);
+  // The strictly lower pattern by columns: rows i > j of column j.
+  std::vector<int64_t> col_ptr(n + 1, 0);
   for (int64_t i = 0; i < n; ++i) {
-    mark[i] = i;
     for (int64_t k = rows.ptr[i]; k < rows.ptr[i + 1]; ++k) {
-      for (int32_t j = rows.cols[k]; mark[j] != i; j = parent[j]) {
-        mark[j] = i;
-        ++below[j];
+      ++col_ptr[rows.cols[k] + 1];
+    }
+  }
+  for (int64_t j = 0; j < n; ++j) col_ptr[j + 1] += col_ptr[j];
+  std::vector<int32_t> col_rows(col_ptr[n]);
+  {
+    std::vector<int64_t> next(col_ptr.begin(), col_ptr.end() - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t k = rows.ptr[i]; k < rows.ptr[i + 1]; ++k) {
+        col_rows[next[rows.cols[k]]++] = static_cast<int32_t>(i);
       }
     }
   }
-  return below;
+  const std::vector<int32_t> post = Postorder(parent);
+  // first[j]: postorder number of the first descendant of j.
+  std::vector<int32_t> first(n, -1), max_first(n, -1), prev_leaf(n, -1),
+      ancestor(n);
+  std::vector<int64_t> delta(n, 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int32_t j = post[k];
+    delta[j] = first[j] == -1 ? 1 : 0;  // 1 for a leaf of the etree
+    for (; j != -1 && first[j] == -1; j = parent[j]) {
+      first[j] = static_cast<int32_t>(k);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) ancestor[i] = static_cast<int32_t>(i);
+  for (int64_t k = 0; k < n; ++k) {
+    const int32_t j = post[k];
+    if (parent[j] != -1) --delta[parent[j]];  // j is not a root
+    for (int64_t e = col_ptr[j]; e < col_ptr[j + 1]; ++e) {
+      const int32_t i = col_rows[e];
+      // j is a leaf of row i's subtree unless a descendant of j already
+      // was one (first[j] <= max_first[i]).
+      if (i <= j || first[j] <= max_first[i]) continue;
+      max_first[i] = first[j];
+      const int32_t jprev = prev_leaf[i];
+      prev_leaf[i] = j;
+      ++delta[j];
+      if (jprev == -1) continue;  // the first leaf of the row subtree
+      // The least common ancestor of jprev and j, compressing the path.
+      int32_t q = jprev;
+      while (q != ancestor[q]) q = ancestor[q];
+      for (int32_t s = jprev; s != q;) {
+        const int32_t up = ancestor[s];
+        ancestor[s] = q;
+        s = up;
+      }
+      --delta[q];
+    }
+    if (parent[j] != -1) ancestor[j] = parent[j];
+  }
+  // Column counts with the diagonal: each node's delta summed over its
+  // subtree (children come before parents in postorder).
+  for (int64_t k = 0; k < n; ++k) {
+    const int32_t j = post[k];
+    if (parent[j] != -1) delta[parent[j]] += delta[j];
+  }
+  for (int64_t j = 0; j < n; ++j) --delta[j];  // strictly below
+  return delta;
 }
 
 }  // namespace factord

@@ -1,7 +1,7 @@
 // The elimination tree of a symmetric permutation and the column counts of
 // its Cholesky factor, from the pattern alone: Liu's etree with path
-// compression, a depth-first postorder, and counts by row-subtree traversal
-// (O(nnz(L))). Shared by the ldlt symbolic analysis and the prediction that
+// compression, a depth-first postorder, and Gilbert, Ng and Peyton's column
+// counts (O(nnz(A) alpha(n))). Shared by the ldlt symbolic analysis and the prediction that
 // compares fill-reducing orderings.
 #ifndef FACTORD_ORDER_ELIMINATION_TREE_H_
 #define FACTORD_ORDER_ELIMINATION_TREE_H_

@@ -268,7 +268,12 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     const int first = fr.pivot_size[t] == 2 ? t + 2 : t + 1;
     std::fill(col, col + first, 0.0);
     col[t] = 1.0;
-    for (int s = first; s < ld; ++s) col[s] = at(local_row[s], lj);
+    // The fully summed rows in pivot order, then the update rows as they
+    // lie in the front (local_row is the identity there).
+    const int gathered = std::max(first, p);
+    for (int s = first; s < gathered; ++s) col[s] = at(local_row[s], lj);
+    const double* front_col = front + static_cast<size_t>(lj) * m;
+    std::copy(front_col + gathered, front_col + ld, col + gathered);
   }
 
   // Contribution block: delayed and update rows, Schur-updated.
