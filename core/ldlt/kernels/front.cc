@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -85,6 +86,76 @@ FrontWorkspace& ThreadFrontWorkspace() {
   thread_local FrontWorkspace workspace;
   return workspace;
 }
+
+namespace {
+
+// For the second unpivoted attempt: orders the p fully summed columns of
+// the assembled front f (m x m, lower triangle) with those that pass the
+// 1x1 test now (|a_jj| > tiny and |a_jj| >= u max_i |a_ij|, update rows
+// included; |a_jj| > tiny for static pivoting) first, each group in its
+// order, and permutes the front's rows and columns 0..p-1 to that order
+// (lower triangle; ws.order[t] = the column now at t). False, the front
+// untouched, when the order would not change or no column passes.
+bool PartitionPassingColumns(double* f, int m, int p,
+                             const kernels::DenseLdltParams& params,
+                             FrontWorkspace& ws) {
+  auto at = [&](int i, int j) -> double& {
+    return f[static_cast<size_t>(j) * m + i];
+  };
+  // Column maxima off the diagonal, the lower triangle read once.
+  double* g = Grow(ws.d_off, p);
+  std::fill(g, g + p, 0.0);
+  for (int j = 0; j < p; ++j) {
+    double gj = g[j];
+    for (int i = j + 1; i < m; ++i) {
+      const double v = std::fabs(at(i, j));
+      gj = std::max(gj, v);
+      if (i < p) g[i] = std::max(g[i], v);
+    }
+    g[j] = gj;
+  }
+  int* perm = Grow(ws.order, p);
+  int passing = 0;
+  for (int j = 0; j < p; ++j) {
+    const double a = at(j, j);
+    const bool passes = params.pivoting == kernels::kDenseStatic
+                            ? std::fabs(a) > params.tiny
+                            : kernels::dense_ldlt::Passes1x1(
+                                  a, g[j], params.threshold, params.tiny);
+    if (passes) perm[passing++] = j;
+  }
+  if (passing == 0 || passing == p) return false;
+  bool moved = false;
+  for (int j = 0, t = passing; j < p; ++j) {
+    const double a = at(j, j);
+    const bool passes = params.pivoting == kernels::kDenseStatic
+                            ? std::fabs(a) > params.tiny
+                            : kernels::dense_ldlt::Passes1x1(
+                                  a, g[j], params.threshold, params.tiny);
+    if (!passes) perm[t++] = j;
+  }
+  for (int t = 0; t < p; ++t) moved = moved || perm[t] != t;
+  if (!moved) return false;
+  // F'(a, b) = F(perm[a], perm[b]) on the lower triangle (read from F's
+  // lower triangle: F is symmetric), the update rows keep their places.
+  double* permuted = Grow(ws.w, static_cast<int64_t>(m) * p);
+  for (int b = 0; b < p; ++b) {
+    const int pb = perm[b];
+    double* out = permuted + static_cast<size_t>(b) * m;
+    for (int a = b; a < p; ++a) {
+      const int pa = perm[a];
+      out[a] = pa >= pb ? at(pa, pb) : at(pb, pa);
+    }
+    for (int i = p; i < m; ++i) out[i] = at(i, pb);
+  }
+  for (int b = 0; b < p; ++b) {
+    std::memcpy(&at(b, b), permuted + static_cast<size_t>(b) * m + b,
+                sizeof(double) * (m - b));
+  }
+  return true;
+}
+
+}  // namespace
 
 void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                     std::span<const double> values,
@@ -180,6 +251,28 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     // assembled again and the pivoting kernel runs as if nothing was tried.
     unpivoted =
         kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
+    if (!unpivoted) {
+      assemble();
+      // A second attempt in another order: the columns that pass the 1x1
+      // test on the assembled front first, the others after them. In a
+      // saddle-point front the former are the primal variables, and once
+      // they are eliminated the multipliers' Schur complement usually
+      // passes: every pivot then still meets the threshold (|L| <= 1/u,
+      // exact inertia), in an order the pivoting kernel does not try.
+      if (PartitionPassingColumns(front, m, p, front_params, ws)) {
+        unpivoted = kernels.unpivoted_ldlt(front, m, p, front_params, d_diag,
+                                           &ws.panel);
+        if (unpivoted) {
+          // Pivot t is variable order[t] of the assembled front: its
+          // global index moves with it.
+          int* moved = Grow(ws.dense_work, p);
+          for (int t = 0; t < p; ++t) moved[t] = global[order[t]];
+          std::copy(moved, moved + p, global);
+        } else {
+          assemble();
+        }
+      }
+    }
     if (unpivoted) {
       for (int t = 0; t < p; ++t) {
         order[t] = t;
@@ -187,8 +280,6 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
         d_off[t] = 0;
       }
       dense.eliminated = p;
-    } else {
-      assemble();
     }
   }
   if (!unpivoted) {

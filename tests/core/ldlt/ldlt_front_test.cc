@@ -550,6 +550,9 @@ TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
                           PermutedDense(spd)),
             1e-9 * n);
 
+  // Random indefinite matrices with zero diagonals: the natural order fails,
+  // the order with the passing columns first may succeed; either way the
+  // factor reproduces the matrix with the pivoting kernel's inertia.
   int large_fronts = 0;
   for (unsigned seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE(seed);
@@ -557,16 +560,82 @@ TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
     Tree pivoting, tried;
     FactorAll(fr, true, {}, &pivoting);
     FactorAll(fr, true, {}, &tried, /*unpivoted=*/true);
+    int64_t perturbed = 0;
     for (int64_t f = 0; f < fr.sym.num_fronts(); ++f) {
-      const FrontFactor& x = pivoting.factors.fronts[f];
-      const FrontFactor& y = tried.factors.fronts[f];
-      if (x.q >= 64) ++large_fronts;
-      ASSERT_EQ(x.q, y.q);
-      for (size_t s = 0; s < x.l.size(); ++s) ASSERT_EQ(x.l[s], y.l[s]);
-      for (int t = 0; t < x.q; ++t) ASSERT_EQ(x.d_diag[t], y.d_diag[t]);
+      if (tried.factors.fronts[f].q >= 64) ++large_fronts;
+      perturbed += pivoting.counts[f].perturbed + tried.counts[f].perturbed;
     }
+    if (perturbed > 0) continue;  // singular: nothing exact to compare
+    const Inertia x = InertiaOfD(pivoting.factors);
+    const Inertia y = InertiaOfD(tried.factors);
+    EXPECT_EQ(x.positive, y.positive);
+    EXPECT_EQ(x.negative, y.negative);
+    EXPECT_EQ(x.zero, y.zero);
+    EXPECT_LE(MaxDifference(Product(tried.factors, 110, AllFronts(fr.sym)),
+                            PermutedDense(fr)),
+              1e-9);
   }
   EXPECT_GT(large_fronts, 0);  // the attempts were made
+
+  // No diagonal at all: no column passes, nothing is reordered, and the
+  // front restored after the failed attempt gives exactly the pivoting
+  // kernel's factor.
+  std::vector<Entry> zero_diagonal;
+  for (int i = 0; i < n; ++i) {
+    zero_diagonal.push_back({i, i, 0.0});
+    for (int j = 0; j < i; ++j) zero_diagonal.push_back({i, j, value(rng)});
+  }
+  const AnalyzedMatrix zd =
+      Analyzed(LowerFromEntries(n, zero_diagonal), Identity(n));
+  Tree pivoting, tried;
+  FactorAll(zd, true, {}, &pivoting);
+  FactorAll(zd, true, {}, &tried, /*unpivoted=*/true);
+  for (int64_t f = 0; f < zd.sym.num_fronts(); ++f) {
+    const FrontFactor& x = pivoting.factors.fronts[f];
+    const FrontFactor& y = tried.factors.fronts[f];
+    ASSERT_EQ(x.q, y.q);
+    for (size_t s = 0; s < x.l.size(); ++s) ASSERT_EQ(x.l[s], y.l[s]);
+    for (int t = 0; t < x.q; ++t) ASSERT_EQ(x.d_diag[t], y.d_diag[t]);
+  }
+}
+
+// A saddle point [[I, B^T], [B, 0]] in one front, the multipliers first:
+// the natural order fails at once, the primal columns pass the test and go
+// first, and then the multipliers' Schur complement -B B^T passes: every
+// pivot is a 1x1, the inertia is (primal, multipliers, 0).
+TEST(LdltFront, SaddlePointFrontPassesWithThePrimalColumnsFirst) {
+  const int n1 = 90, n2 = 40, n = n1 + n2;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> value(-1, 1);
+  std::vector<Entry> e;
+  // Multipliers 0..n2-1 (zero diagonal), primal n2..n-1 (diagonal 4); every
+  // entry stored (explicit zeros outside B), so that the pattern is dense
+  // and the matrix one front.
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      double v = 0;
+      if (i == j && i >= n2) v = 4.0;
+      if (i >= n2 && j < n2) v = value(rng);
+      e.push_back({i, j, v});
+    }
+  }
+  const AnalyzedMatrix fr = Analyzed(LowerFromEntries(n, e), Identity(n));
+  ASSERT_EQ(fr.sym.num_fronts(), 1);
+  Tree tried;
+  FactorAll(fr, true, {}, &tried, /*unpivoted=*/true);
+  const FrontFactor& root = tried.factors.fronts[0];
+  ASSERT_EQ(root.q, n);
+  EXPECT_EQ(tried.counts[0].two_by_two, 0);
+  EXPECT_EQ(tried.counts[0].perturbed, 0);
+  for (int t = 0; t < n; ++t) EXPECT_EQ(root.pivot_size[t], 1);
+  // The primal variables came first.
+  for (int t = 0; t < n1; ++t) EXPECT_GE(root.rows[t], n2) << t;
+  const Inertia inertia = InertiaOfD(tried.factors);
+  EXPECT_EQ(inertia.positive, n1);
+  EXPECT_EQ(inertia.negative, n2);
+  EXPECT_LE(MaxDifference(Product(tried.factors, n, AllFronts(fr.sym)),
+                          PermutedDense(fr)),
+            1e-9);
 }
 
 }  // namespace
