@@ -1,8 +1,8 @@
 // The elimination tree of a symmetric permutation and the column counts of
 // its Cholesky factor, from the pattern alone: Liu's etree with path
 // compression, a depth-first postorder, and Gilbert, Ng and Peyton's column
-// counts (O(nnz(A) alpha(n))). Shared by the ldlt symbolic analysis and the prediction that
-// compares fill-reducing orderings.
+// counts (O(nnz(A) alpha(n))). Shared by the ldlt symbolic analysis and the
+// prediction that compares fill-reducing orderings.
 #ifndef FACTORD_ORDER_ELIMINATION_TREE_H_
 #define FACTORD_ORDER_ELIMINATION_TREE_H_
 

@@ -62,9 +62,9 @@ struct SolveReport {
   // Both on the matrix as uploaded: unscaled, unregularized, expanded.
   double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2
   double backward_error =
-      0;  // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
+      0;               // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)
   int iterations = 0;  // refinement steps kept
-  double solve_s = 0;   // everything: substitution, refinement, residuals
+  double solve_s = 0;  // everything: substitution, refinement, residuals
   // Of solve_s: the first substitution (permutation, scaling, L, D, L^T)
   // and the refinement steps after it (their substitutions, products with
   // A and residual norms). 0 when the method does not split them.
