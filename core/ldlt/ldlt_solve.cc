@@ -198,29 +198,4 @@ void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n, int nrhs,
   }
 }
 
-ResidualNorms ResidualNormsOf(std::span<const double> b,
-                              std::span<const double> x,
-                              std::span<const double> r, double norm_a) {
-  double r2 = 0, rinf = 0, b2 = 0, binf = 0, xinf = 0;
-  for (size_t i = 0; i < b.size(); ++i) {
-    r2 += r[i] * r[i];
-    rinf = std::max(rinf, std::abs(r[i]));
-    b2 += b[i] * b[i];
-    binf = std::max(binf, std::abs(b[i]));
-    xinf = std::max(xinf, std::abs(x[i]));
-  }
-  ResidualNorms norms;
-  r2 = std::sqrt(r2);
-  b2 = std::sqrt(b2);
-  norms.relative_residual = b2 > 0 ? r2 / b2 : r2;
-  const double denominator = norm_a * xinf + binf;
-  norms.backward_error = denominator > 0 ? rinf / denominator : rinf;
-  // A NaN anywhere must not read as converged.
-  if (!std::isfinite(norms.relative_residual)) {
-    norms.relative_residual = std::numeric_limits<double>::infinity();
-    norms.backward_error = std::numeric_limits<double>::infinity();
-  }
-  return norms;
-}
-
 }  // namespace factord::internal

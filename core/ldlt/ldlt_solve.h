@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/ldlt/ldlt_front.h"
-#include "core/solver/residual.h"
 
 namespace factord::internal {
 
@@ -35,14 +34,6 @@ constexpr int64_t kSolveBlasMinEntries = 512;
 void SolveWithFronts(std::span<const FrontFactor> fronts, int64_t n, int nrhs,
                      double* y, int64_t ldy, std::vector<double>* work,
                      int64_t blas_min_entries = kSolveBlasMinEntries);
-
-// The norms of ComputeResidualNorms (core/solver/residual.h, same
-// definitions) from the residual r = b - A x already computed, so that a
-// refinement step multiplies by A once. b, x and r have the same size;
-// norm_a is InfinityNorm(A).
-ResidualNorms ResidualNormsOf(std::span<const double> b,
-                              std::span<const double> x,
-                              std::span<const double> r, double norm_a);
 
 }  // namespace factord::internal
 

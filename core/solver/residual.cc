@@ -45,11 +45,17 @@ ResidualNorms ComputeResidualNorms(const CsrMatrix& a,
                                    std::span<const double> x) {
   std::vector<double> r(a.rows);
   MultiplyUploaded(a, x, r);
+  for (int64_t i = 0; i < a.rows; ++i) r[i] = b[i] - r[i];
+  return ResidualNormsOf(b, x, r, InfinityNorm(a));
+}
+
+ResidualNorms ResidualNormsOf(std::span<const double> b,
+                              std::span<const double> x,
+                              std::span<const double> r, double norm_a) {
   double r2 = 0, rinf = 0, b2 = 0, binf = 0, xinf = 0;
-  for (int64_t i = 0; i < a.rows; ++i) {
-    const double ri = b[i] - r[i];
-    r2 += ri * ri;
-    rinf = std::max(rinf, std::abs(ri));
+  for (size_t i = 0; i < b.size(); ++i) {
+    r2 += r[i] * r[i];
+    rinf = std::max(rinf, std::abs(r[i]));
     b2 += b[i] * b[i];
     binf = std::max(binf, std::abs(b[i]));
     xinf = std::max(xinf, std::abs(x[i]));
@@ -58,7 +64,7 @@ ResidualNorms ComputeResidualNorms(const CsrMatrix& a,
   r2 = std::sqrt(r2);
   b2 = std::sqrt(b2);
   norms.relative_residual = b2 > 0 ? r2 / b2 : r2;
-  const double denominator = InfinityNorm(a) * xinf + binf;
+  const double denominator = norm_a * xinf + binf;
   norms.backward_error = denominator > 0 ? rinf / denominator : rinf;
   // A NaN anywhere must not read as converged.
   if (!std::isfinite(norms.relative_residual)) {

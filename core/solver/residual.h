@@ -28,6 +28,13 @@ ResidualNorms ComputeResidualNorms(const CsrMatrix& a,
                                    std::span<const double> b,
                                    std::span<const double> x);
 
+// The same norms from the residual r = b - A x already computed (so that a
+// refinement step multiplies by A once). b, x and r have the same size;
+// norm_a is InfinityNorm(A).
+ResidualNorms ResidualNormsOf(std::span<const double> b,
+                              std::span<const double> x,
+                              std::span<const double> r, double norm_a);
+
 }  // namespace factord
 
 #endif  // FACTORD_SOLVER_RESIDUAL_H_

@@ -32,6 +32,26 @@ inline tbb::task_arena& ArenaFor(int threads) {
   return *arena;
 }
 
+namespace detail {
+// body(chunk) for every chunk as tasks of the current arena, with the
+// fork and join edges for TSan. The partitioner decides only which thread
+// runs a chunk.
+template <typename Body, typename Partitioner>
+void RunChunks(int64_t num_chunks, Body& body, const Partitioner& partitioner) {
+  TsanHandoff handoff;
+  handoff.Fork();
+  tbb::parallel_for(
+      tbb::blocked_range<int64_t>(0, num_chunks),
+      [&](const tbb::blocked_range<int64_t>& range) {
+        handoff.Enter();
+        for (int64_t c = range.begin(); c < range.end(); ++c) body(c);
+        handoff.Leave();
+      },
+      partitioner);
+  handoff.Join();
+}
+}  // namespace detail
+
 // Calls body(chunk) for chunk in [0, num_chunks), in parallel when
 // ctx.threads > 1 and there is more than one chunk. body must only write
 // data owned by its chunk.
@@ -44,17 +64,7 @@ void ForEachChunk(const ExecContext& ctx, int64_t num_chunks, Body&& body) {
     return;
   }
   ExecuteWithHandoff(ArenaFor(threads), [&] {
-    TsanHandoff handoff;
-    handoff.Fork();
-    tbb::parallel_for(
-        tbb::blocked_range<int64_t>(0, num_chunks),
-        [&](const tbb::blocked_range<int64_t>& range) {
-          handoff.Enter();
-          for (int64_t c = range.begin(); c < range.end(); ++c) body(c);
-          handoff.Leave();
-        },
-        tbb::static_partitioner());
-    handoff.Join();
+    detail::RunChunks(num_chunks, body, tbb::static_partitioner());
   });
 }
 
@@ -72,19 +82,8 @@ void ForEachChunkInArena(int64_t num_chunks, Body&& body) {
     for (int64_t c = 0; c < num_chunks; ++c) body(c);
     return;
   }
-  TsanHandoff handoff;
-  handoff.Fork();
-  tbb::this_task_arena::isolate([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<int64_t>(0, num_chunks),
-        [&](const tbb::blocked_range<int64_t>& range) {
-          handoff.Enter();
-          for (int64_t c = range.begin(); c < range.end(); ++c) body(c);
-          handoff.Leave();
-        },
-        tbb::simple_partitioner());
-  });
-  handoff.Join();
+  tbb::this_task_arena::isolate(
+      [&] { detail::RunChunks(num_chunks, body, tbb::simple_partitioner()); });
 }
 
 // Number of chunks of `chunk` items covering n items.

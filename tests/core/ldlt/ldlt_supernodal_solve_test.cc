@@ -284,12 +284,12 @@ TEST(LdltSupernodalSolve, ResidualNormsFromAResidualMatchTheFacadeNorms) {
   MultiplyUploaded(a, x, r);
   for (int i = 0; i < n; ++i) r[i] = b[i] - r[i];
   const ResidualNorms expected = ComputeResidualNorms(a, b, x);
-  const ResidualNorms got = internal::ResidualNormsOf(b, x, r, InfinityNorm(a));
+  const ResidualNorms got = ResidualNormsOf(b, x, r, InfinityNorm(a));
   EXPECT_EQ(got.relative_residual, expected.relative_residual);
   EXPECT_EQ(got.backward_error, expected.backward_error);
   x[3] = std::numeric_limits<double>::quiet_NaN();
   r[3] = std::numeric_limits<double>::quiet_NaN();
-  const ResidualNorms nan = internal::ResidualNormsOf(b, x, r, 1.0);
+  const ResidualNorms nan = ResidualNormsOf(b, x, r, 1.0);
   EXPECT_TRUE(std::isinf(nan.relative_residual));
   EXPECT_TRUE(std::isinf(nan.backward_error));
 }

@@ -11,30 +11,12 @@
 #include "core/order/ordering.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
+#include "tests/core/order/graph_pattern.h"
 
 namespace factord {
 namespace {
 
 using Pairs = std::vector<std::pair<int32_t, int32_t>>;
-
-// Symmetric-lower pattern (values 1) of the undirected edges, with a
-// diagonal.
-CsrMatrix Graph(int n, const Pairs& edges) {
-  std::vector<std::vector<int32_t>> rows(n);
-  for (int i = 0; i < n; ++i) rows[i].push_back(i);
-  for (auto [i, j] : edges) rows[std::max(i, j)].push_back(std::min(i, j));
-  CsrMatrix a;
-  a.rows = a.cols = n;
-  a.structure = Structure::kSymmetricLower;
-  a.row_ptr.push_back(0);
-  for (auto& row : rows) {
-    std::sort(row.begin(), row.end());
-    a.col_idx.insert(a.col_idx.end(), row.begin(), row.end());
-    a.row_ptr.push_back(a.col_idx.size());
-  }
-  a.values.assign(a.col_idx.size(), 1.0);
-  return a;
-}
 
 std::vector<int32_t> Row(const CsrMatrix& c, int u) {
   return {c.col_idx.begin() + c.row_ptr[u],

@@ -9,27 +9,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/core/order/graph_pattern.h"
 
 namespace factord {
 namespace {
-
-// Symmetric-lower pattern (values 1) of the edges, with a diagonal.
-CsrMatrix Graph(int n, const std::vector<std::pair<int, int>>& edges) {
-  std::vector<std::vector<int32_t>> rows(n);
-  for (int i = 0; i < n; ++i) rows[i].push_back(i);
-  for (auto [i, j] : edges) rows[std::max(i, j)].push_back(std::min(i, j));
-  CsrMatrix a;
-  a.rows = a.cols = n;
-  a.structure = Structure::kSymmetricLower;
-  a.row_ptr.push_back(0);
-  for (auto& row : rows) {
-    std::sort(row.begin(), row.end());
-    a.col_idx.insert(a.col_idx.end(), row.begin(), row.end());
-    a.row_ptr.push_back(a.col_idx.size());
-  }
-  a.values.assign(a.col_idx.size(), 1.0);
-  return a;
-}
 
 TEST(EliminationTree, ArrowWithTheDenseRowFirstFillsCompletely) {
   // Node 0 is joined to 1, 2, 3: eliminating it first makes L dense.
