@@ -75,10 +75,29 @@ void ForEachChunk(const ExecContext& ctx, int64_t num_chunks, Body&& body) {
 // only these chunks, never another task of the arena, so that a caller's
 // thread-local workspace is not taken over by a task it did not spawn. body
 // must only write data owned by its chunk.
+// While one lives on a thread, ForEachChunkInArena runs its chunks there,
+// one after another: for a job of one thread, and for the reference
+// backend, which must not spread over the process' default arena.
+class SerialChunks {
+ public:
+  SerialChunks() : saved_(serial()) { serial() = true; }
+  ~SerialChunks() { serial() = saved_; }
+  SerialChunks(const SerialChunks&) = delete;
+  SerialChunks& operator=(const SerialChunks&) = delete;
+  static bool& serial() {
+    thread_local bool value = false;
+    return value;
+  }
+
+ private:
+  bool saved_;
+};
+
 template <typename Body>
 void ForEachChunkInArena(int64_t num_chunks, Body&& body) {
   if (num_chunks <= 0) return;
-  if (num_chunks == 1 || tbb::this_task_arena::max_concurrency() <= 1) {
+  if (num_chunks == 1 || SerialChunks::serial() ||
+      tbb::this_task_arena::max_concurrency() <= 1) {
     for (int64_t c = 0; c < num_chunks; ++c) body(c);
     return;
   }

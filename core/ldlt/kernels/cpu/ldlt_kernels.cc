@@ -182,6 +182,7 @@ class TreeRun {
   template <typename Fn>
   static void InArena(int threads, Fn&& fn) {
     if (threads <= 1) {
+      SerialChunks serial;
       fn();
       return;
     }

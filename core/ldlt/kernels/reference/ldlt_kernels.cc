@@ -2,6 +2,8 @@
 // one at a time; plain-loop Schur update.
 #include "core/ldlt/kernels/ldlt_kernels.h"
 
+#include "core/kernels/cpu/parallel.h"
+
 namespace factord::kernels::reference {
 
 void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
@@ -33,6 +35,8 @@ absl::Status FactorizeFrontTree(const ExecContext& ctx,
   factors->Allocate(sym);
   counts->assign(num_fronts, {});
   std::vector<internal::ContributionBlock> cbs(num_fronts);
+  // One thread: the pivoting kernel's chunked panel updates run in order.
+  cpu::SerialChunks serial;
   internal::FrontWorkspace& ws = internal::ThreadFrontWorkspace();
   const int64_t base = ws.stack_top;
   ws.Reserve(sym);
