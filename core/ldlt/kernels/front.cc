@@ -89,19 +89,16 @@ FrontWorkspace& ThreadFrontWorkspace() {
 
 namespace {
 
-// For the second unpivoted attempt: orders the p fully summed columns of
-// the assembled front f (m x m, lower triangle) with those that pass the
-// 1x1 test now (|a_jj| > tiny and |a_jj| >= u max_i |a_ij|, update rows
-// included; |a_jj| > tiny for static pivoting) first, each group in its
-// order, and permutes the front's rows and columns 0..p-1 to that order
-// (lower triangle; ws.order[t] = the column now at t). False, the front
-// untouched, when the order would not change or no column passes.
-bool PartitionPassingColumns(double* f, int m, int p,
-                             const kernels::DenseLdltParams& params,
-                             FrontWorkspace& ws) {
-  auto at = [&](int i, int j) -> double& {
-    return f[static_cast<size_t>(j) * m + i];
-  };
+// For the second unpivoted attempt: the order of the p fully summed
+// columns of the assembled front f (m x m, lower triangle) with those that
+// pass the 1x1 test now (|a_jj| > tiny and |a_jj| >= u max_i |a_ij|, update
+// rows included; |a_jj| > tiny for static pivoting) first, each group in
+// its order: perm[t] = the column at t (p entries). False when that order
+// is the natural one or no column passes. Reads f only.
+bool PassingColumnsFirst(const double* f, int m, int p,
+                         const kernels::DenseLdltParams& params,
+                         FrontWorkspace& ws, int* perm) {
+  auto at = [&](int i, int j) { return f[static_cast<size_t>(j) * m + i]; };
   // Column maxima off the diagonal, the lower triangle read once.
   double* g = Grow(ws.d_off, p);
   std::fill(g, g + p, 0.0);
@@ -114,45 +111,25 @@ bool PartitionPassingColumns(double* f, int m, int p,
     }
     g[j] = gj;
   }
-  int* perm = Grow(ws.order, p);
+  auto passes = [&](int j) {
+    const double a = at(j, j);
+    return params.pivoting == kernels::kDenseStatic
+               ? std::fabs(a) > params.tiny
+               : kernels::dense_ldlt::Passes1x1(a, g[j], params.threshold,
+                                                params.tiny);
+  };
   int passing = 0;
   for (int j = 0; j < p; ++j) {
-    const double a = at(j, j);
-    const bool passes = params.pivoting == kernels::kDenseStatic
-                            ? std::fabs(a) > params.tiny
-                            : kernels::dense_ldlt::Passes1x1(
-                                  a, g[j], params.threshold, params.tiny);
-    if (passes) perm[passing++] = j;
+    if (passes(j)) perm[passing++] = j;
   }
   if (passing == 0 || passing == p) return false;
-  bool moved = false;
   for (int j = 0, t = passing; j < p; ++j) {
-    const double a = at(j, j);
-    const bool passes = params.pivoting == kernels::kDenseStatic
-                            ? std::fabs(a) > params.tiny
-                            : kernels::dense_ldlt::Passes1x1(
-                                  a, g[j], params.threshold, params.tiny);
-    if (!passes) perm[t++] = j;
+    if (!passes(j)) perm[t++] = j;
   }
-  for (int t = 0; t < p; ++t) moved = moved || perm[t] != t;
-  if (!moved) return false;
-  // F'(a, b) = F(perm[a], perm[b]) on the lower triangle (read from F's
-  // lower triangle: F is symmetric), the update rows keep their places.
-  double* permuted = Grow(ws.w, static_cast<int64_t>(m) * p);
-  for (int b = 0; b < p; ++b) {
-    const int pb = perm[b];
-    double* out = permuted + static_cast<size_t>(b) * m;
-    for (int a = b; a < p; ++a) {
-      const int pa = perm[a];
-      out[a] = pa >= pb ? at(pa, pb) : at(pb, pa);
-    }
-    for (int i = p; i < m; ++i) out[i] = at(i, pb);
+  for (int t = 0; t < p; ++t) {
+    if (perm[t] != t) return true;
   }
-  for (int b = 0; b < p; ++b) {
-    std::memcpy(&at(b, b), permuted + static_cast<size_t>(b) * m + b,
-                sizeof(double) * (m - b));
-  }
-  return true;
+  return false;
 }
 
 }  // namespace
@@ -203,15 +180,28 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     return front[static_cast<size_t>(j) * m + i];
   };
   int* child_row = Grow(ws.child_row, m);
-  auto assemble = [&] {
+  // `to` (nullptr: the identity) moves the fully summed local indices:
+  // local index i < p is assembled at to[i], each entry into the lower
+  // triangle (the front is symmetric).
+  auto assemble = [&](const int* to) {
     for (int j = 0; j < m; ++j) {
       const int first = j < p ? 0 : j;
       std::memset(&at(first, j), 0, sizeof(double) * (m - first));
     }
+    auto moved = [&](int i) { return i < p ? to[i] : i; };
     for (int32_t c = col_begin; c < col_end; ++c) {
-      double* col = &at(nd, nd + (c - col_begin));
+      const int lc = nd + (c - col_begin);
+      if (to == nullptr) {
+        double* col = &at(nd, lc);
+        for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
+          col[sym.entry_local[e]] += values[e];
+        }
+        continue;
+      }
+      const int mc = moved(lc);
       for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
-        col[sym.entry_local[e]] += values[e];
+        const int mr = moved(nd + sym.entry_local[e]);
+        at(std::max(mr, mc), std::min(mr, mc)) += values[e];
       }
     }
     int delayed_base = 0;
@@ -222,18 +212,29 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       assert(rc == ndc + sym.update_ptr[kid + 1] - sym.update_ptr[kid]);
       for (int a = 0; a < ndc; ++a) child_row[a] = delayed_base + a;
       for (int a = ndc; a < rc; ++a) child_row[a] = nd + plan[a - ndc];
+      if (to != nullptr) {
+        for (int a = 0; a < rc; ++a) child_row[a] = moved(child_row[a]);
+      }
       const double* packed = cb.stack_offset >= 0
                                  ? ws.stack.data() + cb.stack_offset
                                  : cb.values.data();
       for (int b = 0; b < rc; ++b) {
-        double* col = &at(0, child_row[b]);
         const double* src = packed + PackedColumn(rc, b) - b;
-        for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
+        if (to == nullptr) {
+          double* col = &at(0, child_row[b]);
+          for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
+          continue;
+        }
+        const int rb = child_row[b];
+        for (int a = b; a < rc; ++a) {
+          const int ra = child_row[a];
+          at(std::max(ra, rb), std::min(ra, rb)) += src[a];
+        }
       }
       delayed_base += ndc;
     }
   };
-  assemble();
+  assemble(nullptr);
 
   // Partial factorization of the fully summed columns.
   kernels::DenseLdltParams front_params = params;
@@ -252,24 +253,28 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     unpivoted =
         kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
     if (!unpivoted) {
-      assemble();
+      assemble(nullptr);
       // A second attempt in another order: the columns that pass the 1x1
       // test on the assembled front first, the others after them. In a
       // saddle-point front the former are the primal variables, and once
       // they are eliminated the multipliers' Schur complement usually
       // passes: every pivot then still meets the threshold (|L| <= 1/u,
       // exact inertia), in an order the pivoting kernel does not try.
-      if (PartitionPassingColumns(front, m, p, front_params, ws)) {
+      if (PassingColumnsFirst(front, m, p, front_params, ws, order)) {
+        // Assembled again in that order (order[t]: the column now at t).
+        int* to = Grow(ws.local_row, p);
+        for (int t = 0; t < p; ++t) to[order[t]] = t;
+        assemble(to);
         unpivoted = kernels.unpivoted_ldlt(front, m, p, front_params, d_diag,
                                            &ws.panel);
         if (unpivoted) {
-          // Pivot t is variable order[t] of the assembled front: its
-          // global index moves with it.
+          // Pivot t is variable order[t] of the natural front: its global
+          // index moves with it.
           int* moved = Grow(ws.dense_work, p);
           for (int t = 0; t < p; ++t) moved[t] = global[order[t]];
           std::copy(moved, moved + p, global);
         } else {
-          assemble();
+          assemble(nullptr);
         }
       }
     }
