@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/dense/kernels/dense_ldlt_blocked.h"
+#include "core/kernels/cpu/parallel.h"
 #include "core/ldlt/kernels/front_types.h"
 
 namespace factord::internal {
@@ -175,7 +176,16 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   // here; they are released after the elimination, so that a failed
   // unpivoted attempt can assemble the front again instead of keeping a
   // copy of it.
-  double* front = Grow(ws.front, static_cast<int64_t>(m) * m);
+  // A root without delays from its children is exactly its factor's slot
+  // (k + r = m rows, k = m columns): it is assembled and, when the
+  // unpivoted kernel takes every pivot in order, factorized there, so that
+  // neither the workspace nor a copy of the factor touches m^2 more
+  // memory. Any other outcome moves to the workspace.
+  const bool root_in_slot = sym.front_parent[f] == -1 && r == 0 && nd == 0 &&
+                            kernels.unpivoted_ldlt != nullptr &&
+                            p >= kMinUnpivotedColumns;
+  double* front = root_in_slot ? factors->l_pool.get() + sym.factor_offset[f]
+                               : Grow(ws.front, static_cast<int64_t>(m) * m);
   auto at = [&](int i, int j) -> double& {
     return front[static_cast<size_t>(j) * m + i];
   };
@@ -184,10 +194,18 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   // local index i < p is assembled at to[i], each entry into the lower
   // triangle (the front is symmetric).
   auto assemble = [&](const int* to) {
-    for (int j = 0; j < m; ++j) {
-      const int first = j < p ? 0 : j;
-      std::memset(&at(first, j), 0, sizeof(double) * (m - first));
-    }
+    // Zeroed by column chunks, tasks of the arena on a large front (the
+    // first touch of fresh pages is most of the cost).
+    constexpr int kZeroChunk = 256;
+    kernels::cpu::ForEachChunkInArena(
+        kernels::cpu::ChunkCount(m, kZeroChunk), [&](int64_t chunk) {
+          const int j0 = static_cast<int>(chunk) * kZeroChunk;
+          const int j1 = std::min(m, j0 + kZeroChunk);
+          for (int j = j0; j < j1; ++j) {
+            const int first = j < p ? 0 : j;
+            std::memset(&at(first, j), 0, sizeof(double) * (m - first));
+          }
+        });
     auto moved = [&](int i) { return i < p ? to[i] : i; };
     for (int32_t c = col_begin; c < col_end; ++c) {
       const int lc = nd + (c - col_begin);
@@ -253,6 +271,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     unpivoted =
         kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
     if (!unpivoted) {
+      if (root_in_slot) front = Grow(ws.front, static_cast<int64_t>(m) * m);
       assemble(nullptr);
       // A second attempt in another order: the columns that pass the 1x1
       // test on the assembled front first, the others after them. In a
@@ -366,9 +385,10 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     col[t] = 1.0;
     // The fully summed rows in pivot order, then the update rows as they
     // lie in the front (local_row is the identity there).
+    const double* front_col = front + static_cast<size_t>(lj) * m;
+    if (front_col == col) continue;  // factorized in place (root_in_slot)
     const int gathered = std::max(first, p);
     for (int s = first; s < gathered; ++s) col[s] = at(local_row[s], lj);
-    const double* front_col = front + static_cast<size_t>(lj) * m;
     std::copy(front_col + gathered, front_col + ld, col + gathered);
   }
 
