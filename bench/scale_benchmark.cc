@@ -21,8 +21,7 @@
 // dense front (ldlt's pivoting and unpivoted dense kernels on a full m x m
 // front, random indefinite, quasi-definite and SPD, GFlop/s = (m^3/3)/t); one
 // line a case (medians of --repeats runs of each solver; factord's GFlop/s
-// from FactorReport.factor_flops and, while that reads 0,
-// gflops_analysis_estimate from the analysis' flop count); a summary.
+// from FactorReport.factor_flops); a summary.
 // scripts/plot_scale.py draws them (docs/measurements/scale_benchmark.md).
 // --check verifies the generators on small sizes and prints nothing else.
 //
@@ -42,7 +41,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -316,39 +314,6 @@ FactordRun RunFactord(const ModelProblem& p, const Config& config) {
   return run;
 }
 
-// The flop count the analysis predicted for the ordering it chose, from
-// FactorReport.ordering_note ("amd 1.72e+10 flops, metis 8.14e+09 flops:
-// metis"); 0 when absent. It counts the fronts as analyzed: the delays and
-// 2x2 pivots of an indefinite matrix add to it. A stand-in while
-// FactorReport.factor_flops reads 0.
-double AnalysisFlops(const FactorReport& f) {
-  const std::string key = f.ordering + " ";
-  for (size_t at = f.ordering_note.find(key); at != std::string::npos;
-       at = f.ordering_note.find(key, at + 1)) {
-    if (at > 0 && f.ordering_note[at - 1] != ' ') continue;
-    const std::string rest = f.ordering_note.substr(at + key.size());
-    const size_t space = rest.find(' ');
-    double v = 0;
-    if (space != std::string::npos &&
-        absl::StartsWith(rest.substr(space), " flops") &&
-        absl::SimpleAtod(rest.substr(0, space), &v)) {
-      return v;
-    }
-  }
-  return 0;
-}
-
-// "largest front N" of ldlt's FactorReport.message; 0 when absent.
-int64_t LargestFront(const std::string& message) {
-  const size_t at = message.find("largest front ");
-  int64_t v = 0;
-  if (at == std::string::npos) return 0;
-  const std::string rest = message.substr(at + 14);
-  (void)absl::SimpleAtoi(rest.substr(0, rest.find_first_not_of("0123456789")),
-                         &v);
-  return v;
-}
-
 bool SameInertia(const Inertia& a, const Inertia& b) {
   return a.positive == b.positive && a.negative == b.negative &&
          a.zero == b.zero;
@@ -450,10 +415,7 @@ std::string CaseJson(const ModelProblem& p, double generate_s,
         ",\"nnz_factor\":", f.nnz_factor,
         ",\"factor_flops\":", Num(f.factor_flops), ",\"gflops\":",
         Num(f.factor_flops > 0 ? f.factor_flops / factorize_s / 1e9 : NAN),
-        ",\"analysis_flops\":", Num(AnalysisFlops(f)),
-        ",\"gflops_analysis_estimate\":",
-        Num(AnalysisFlops(f) > 0 ? AnalysisFlops(f) / factorize_s / 1e9 : NAN),
-        ",\"largest_front\":", LargestFront(f.message),
+        ",\"largest_front\":", f.largest_front,
         ",\"largest_front_flops\":", Num(f.largest_front_flops),
         ",\"largest_front_s\":", Num(f.largest_front_s),
         ",\"largest_front_gflops\":",

@@ -118,20 +118,10 @@ def gflops_panel(plt, cases, fronts, dgemm, machine, path):
                     and c[solver].get("largest_front")]
             pts = [(r["largest_front"], r["gflops"]) for r in rows
                    if r.get("gflops")]
-            # factord's own count while FactorReport.factor_flops reads 0:
-            # the analysis' prediction, drawn hollow.
-            estimated = [(r["largest_front"], r["gflops_analysis_estimate"])
-                         for r in rows if not r.get("gflops")
-                         and r.get("gflops_analysis_estimate")]
             if pts:
                 ax.scatter(*zip(*sorted(pts)), color=color,
                            marker=markers.get(family, "x"), alpha=0.8,
                            label=f"{label} sparse, {family}")
-            if estimated:
-                ax.scatter(*zip(*sorted(estimated)), facecolors="none",
-                           edgecolors=color, marker=markers.get(family, "x"),
-                           label=f"{label} sparse, {family} "
-                                 "(analysis' flop estimate)")
     if dgemm and dgemm.get("gflops"):
         ax.axhline(dgemm["gflops"], color="k", linestyle=":",
                    label=f"OpenBLAS dgemm n={dgemm['n']}: "
@@ -163,8 +153,6 @@ def fmt(v, digits=3):
 def gflops_cell(r):
     if r.get("gflops"):
         return fmt(r["gflops"])
-    if r.get("gflops_analysis_estimate"):
-        return f"~{fmt(r['gflops_analysis_estimate'])}"
     return "-"
 
 

@@ -11,6 +11,4 @@ void UseSingleThreadedBlas() {
   std::call_once(once, [] { openblas_set_num_threads(1); });
 }
 
-int BlasThreads() { return openblas_get_num_threads(); }
-
 }  // namespace factord::kernels::cpu

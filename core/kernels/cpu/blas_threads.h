@@ -13,9 +13,6 @@ namespace factord::kernels::cpu {
 // Called by every cpu kernel family that calls BLAS before its first call.
 void UseSingleThreadedBlas();
 
-// The number of threads OpenBLAS uses now (openblas_get_num_threads).
-int BlasThreads();
-
 }  // namespace factord::kernels::cpu
 
 #endif  // FACTORD_KERNELS_CPU_BLAS_THREADS_H_

@@ -20,8 +20,9 @@ namespace factord::internal {
 namespace {
 constexpr int kMinDelayBudget = 0;
 // Fronts with at least this many fully summed columns try the unpivoted
-// blocked LDL^T first (FrontKernels::unpivoted_ldlt): below it the pivoting
-// kernel is as fast, and a failed attempt would cost a copy of the front.
+// blocked LDL^T first (FrontKernels::unpivoted_ldlt); a failed attempt costs
+// a second assembly of the front. Half the kernel's block of 128 columns:
+// a choice, not a measured optimum.
 constexpr int kMinUnpivotedColumns = 64;
 // A thread keeps at most this many doubles (8 MB) per scratch array.
 constexpr size_t kKeepDoubles = size_t{1} << 20;
@@ -376,6 +377,8 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     fr.d_off[t] = d_off[t];
     fr.pivot_size[t] = static_cast<int8_t>(size[t]);
   }
+  // The root factorized in its slot already holds L below the diagonal.
+  const bool in_place = front == fr.l.data();
   for (int t = 0; t < q; ++t) {
     double* col = &fr.l[static_cast<size_t>(t) * ld];
     const int lj = order[t];
@@ -385,8 +388,8 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     col[t] = 1.0;
     // The fully summed rows in pivot order, then the update rows as they
     // lie in the front (local_row is the identity there).
+    if (in_place) continue;
     const double* front_col = front + static_cast<size_t>(lj) * m;
-    if (front_col == col) continue;  // factorized in place (root_in_slot)
     const int gathered = std::max(first, p);
     for (int s = first; s < gathered; ++s) col[s] = at(local_row[s], lj);
     std::copy(front_col + gathered, front_col + ld, col + gathered);
