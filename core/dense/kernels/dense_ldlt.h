@@ -392,10 +392,15 @@ FACTORD_HOST_DEVICE inline void Record2x2Pivot(int* order, int* size,
 //   order[q..p): the columns left alive (delayed), in their local order.
 // Column order[t] of f holds L's column t on the rows alive after pivot t
 // (later pivots, delayed columns, update rows). The alive rows of alive
-// columns hold their Schur complement. `work` has p ints.
+// columns hold their Schur complement. `work` has p ints. `outside`
+// (nullptr: none) gives for each fully summed column the largest |entry| of
+// rows that are not part of f, folded into every column maximum of the
+// threshold test (the blocked a-posteriori kernel passes the rows below a
+// diagonal block this way, as they were when the block started).
 FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
     double* f, int m, int p, const DenseLdltParams& params, int* order,
-    int* size, double* d_diag, double* d_off, int* work) {
+    int* size, double* d_diag, double* d_off, int* work,
+    const double* outside = nullptr) {
   using dense_ldlt::At;
   DenseLdltCounts counts;
   int* alive = work;
@@ -429,7 +434,9 @@ FACTORD_HOST_DEVICE inline DenseLdltCounts DensePartialLdlt(
   };
   auto at = [&](int i, int j) { return At(f, m, i, j); };
   auto column_max = [&](int j, int skip1, int skip2) {
-    return dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, skip1, skip2);
+    const double g =
+        dense_ldlt::ColumnMax(f, m, p, alive, num_alive, j, skip1, skip2);
+    return outside == nullptr || outside[j] <= g ? g : outside[j];
   };
   auto take1_pivot = [&](int j, double d) { take1(j, d); };
   auto front = dense_ldlt::MakeUnblockedPivotFront(at, column_max, partner,

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/dense/kernels/dense_ldlt_app.h"
 #include "core/dense/kernels/dense_ldlt_blocked.h"
 #include "core/kernels/cpu/parallel.h"
 #include "core/ldlt/kernels/front_types.h"
@@ -28,15 +29,25 @@ constexpr int kMinUnpivotedColumns = 64;
 constexpr size_t kKeepDoubles = size_t{1} << 20;
 
 // Grows v to at least `size` entries (allocates only when it must).
-template <typename T>
-T* Grow(std::vector<T>& v, int64_t size) {
+template <typename Vector>
+auto* Grow(Vector& v, int64_t size) {
   if (static_cast<int64_t>(v.size()) < size) v.resize(size);
   return v.data();
 }
 
-template <typename T>
-void Release(std::vector<T>& v) {
-  if (v.capacity() > kKeepDoubles) std::vector<T>().swap(v);
+// Grow for scratch whose contents need not survive: a growing buffer is
+// freed first instead of copied.
+template <typename Vector>
+auto* GrowScratch(Vector& v, int64_t size) {
+  if (static_cast<int64_t>(v.capacity()) < size) {
+    Vector().swap(v);
+  }
+  return Grow(v, size);
+}
+
+template <typename Vector>
+void Release(Vector& v) {
+  if (v.capacity() > kKeepDoubles) Vector().swap(v);
 }
 }  // namespace
 
@@ -89,53 +100,6 @@ FrontWorkspace& ThreadFrontWorkspace() {
   return workspace;
 }
 
-namespace {
-
-// For the second unpivoted attempt: the order of the p fully summed
-// columns of the assembled front f (m x m, lower triangle) with those that
-// pass the 1x1 test now (|a_jj| > tiny and |a_jj| >= u max_i |a_ij|, update
-// rows included; |a_jj| > tiny for static pivoting) first, each group in
-// its order: perm[t] = the column at t (p entries). False when that order
-// is the natural one or no column passes. Reads f only.
-bool PassingColumnsFirst(const double* f, int m, int p,
-                         const kernels::DenseLdltParams& params,
-                         FrontWorkspace& ws, int* perm) {
-  auto at = [&](int i, int j) { return f[static_cast<size_t>(j) * m + i]; };
-  // Column maxima off the diagonal, the lower triangle read once.
-  double* g = Grow(ws.d_off, p);
-  std::fill(g, g + p, 0.0);
-  for (int j = 0; j < p; ++j) {
-    double gj = g[j];
-    for (int i = j + 1; i < m; ++i) {
-      const double v = std::fabs(at(i, j));
-      gj = std::max(gj, v);
-      if (i < p) g[i] = std::max(g[i], v);
-    }
-    g[j] = gj;
-  }
-  auto passes = [&](int j) {
-    const double a = at(j, j);
-    return params.pivoting == kernels::kDenseStatic
-               ? std::fabs(a) > params.tiny
-               : kernels::dense_ldlt::Passes1x1(a, g[j], params.threshold,
-                                                params.tiny);
-  };
-  int passing = 0;
-  for (int j = 0; j < p; ++j) {
-    if (passes(j)) perm[passing++] = j;
-  }
-  if (passing == 0 || passing == p) return false;
-  for (int j = 0, t = passing; j < p; ++j) {
-    if (!passes(j)) perm[t++] = j;
-  }
-  for (int t = 0; t < p; ++t) {
-    if (perm[t] != t) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                     std::span<const double> values,
                     std::span<ContributionBlock> cbs, bool cb_on_stack,
@@ -178,23 +142,22 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   // unpivoted attempt can assemble the front again instead of keeping a
   // copy of it.
   // A root without delays from its children is exactly its factor's slot
-  // (k + r = m rows, k = m columns): it is assembled and, when the
-  // unpivoted kernel takes every pivot in order, factorized there, so that
+  // (k + r = m rows, k = m columns): it is assembled and factorized there
+  // when its pivots end in order (the unpivoted kernel's, or the blocked
+  // a-posteriori kernel's when it takes every pivot itself), so that
   // neither the workspace nor a copy of the factor touches m^2 more
   // memory. Any other outcome moves to the workspace.
   const bool root_in_slot = sym.front_parent[f] == -1 && r == 0 && nd == 0 &&
                             kernels.unpivoted_ldlt != nullptr &&
                             p >= kMinUnpivotedColumns;
-  double* front = root_in_slot ? factors->l_pool.get() + sym.factor_offset[f]
-                               : Grow(ws.front, static_cast<int64_t>(m) * m);
+  double* front = root_in_slot
+                      ? factors->l_pool.get() + sym.factor_offset[f]
+                      : GrowScratch(ws.front, static_cast<int64_t>(m) * m);
   auto at = [&](int i, int j) -> double& {
     return front[static_cast<size_t>(j) * m + i];
   };
   int* child_row = Grow(ws.child_row, m);
-  // `to` (nullptr: the identity) moves the fully summed local indices:
-  // local index i < p is assembled at to[i], each entry into the lower
-  // triangle (the front is symmetric).
-  auto assemble = [&](const int* to) {
+  auto assemble = [&]() {
     // Zeroed by column chunks, tasks of the arena on a large front (the
     // first touch of fresh pages is most of the cost).
     constexpr int kZeroChunk = 256;
@@ -207,20 +170,10 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
             std::memset(&at(first, j), 0, sizeof(double) * (m - first));
           }
         });
-    auto moved = [&](int i) { return i < p ? to[i] : i; };
     for (int32_t c = col_begin; c < col_end; ++c) {
-      const int lc = nd + (c - col_begin);
-      if (to == nullptr) {
-        double* col = &at(nd, lc);
-        for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
-          col[sym.entry_local[e]] += values[e];
-        }
-        continue;
-      }
-      const int mc = moved(lc);
+      double* col = &at(nd, nd + (c - col_begin));
       for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
-        const int mr = moved(nd + sym.entry_local[e]);
-        at(std::max(mr, mc), std::min(mr, mc)) += values[e];
+        col[sym.entry_local[e]] += values[e];
       }
     }
     int delayed_base = 0;
@@ -231,29 +184,18 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       assert(rc == ndc + sym.update_ptr[kid + 1] - sym.update_ptr[kid]);
       for (int a = 0; a < ndc; ++a) child_row[a] = delayed_base + a;
       for (int a = ndc; a < rc; ++a) child_row[a] = nd + plan[a - ndc];
-      if (to != nullptr) {
-        for (int a = 0; a < rc; ++a) child_row[a] = moved(child_row[a]);
-      }
       const double* packed = cb.stack_offset >= 0
                                  ? ws.stack.data() + cb.stack_offset
                                  : cb.values.data();
       for (int b = 0; b < rc; ++b) {
         const double* src = packed + PackedColumn(rc, b) - b;
-        if (to == nullptr) {
-          double* col = &at(0, child_row[b]);
-          for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
-          continue;
-        }
-        const int rb = child_row[b];
-        for (int a = b; a < rc; ++a) {
-          const int ra = child_row[a];
-          at(std::max(ra, rb), std::min(ra, rb)) += src[a];
-        }
+        double* col = &at(0, child_row[b]);
+        for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
       }
       delayed_base += ndc;
     }
   };
-  assemble(nullptr);
+  assemble();
 
   // Partial factorization of the fully summed columns.
   kernels::DenseLdltParams front_params = params;
@@ -266,38 +208,14 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   double* d_off = Grow(ws.d_off, p);
   kernels::DenseLdltCounts dense;
   bool unpivoted = false;
+  const bool app = kernels.app_ldlt != nullptr && p >= kMinUnpivotedColumns &&
+                   front_params.pivoting != kernels::kDenseStatic;
   if (kernels.unpivoted_ldlt != nullptr && p >= kMinUnpivotedColumns) {
-    // Every pivot in order, tested a posteriori; on failure the front is
-    // assembled again and the pivoting kernel runs as if nothing was tried.
+    // Every pivot in order, tested a posteriori (the Cholesky path of SPD
+    // fronts); on failure the front is assembled again, for a pivoting
+    // kernel that runs as if nothing had been tried.
     unpivoted =
         kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
-    if (!unpivoted) {
-      if (root_in_slot) front = Grow(ws.front, static_cast<int64_t>(m) * m);
-      assemble(nullptr);
-      // A second attempt in another order: the columns that pass the 1x1
-      // test on the assembled front first, the others after them. In a
-      // saddle-point front the former are the primal variables, and once
-      // they are eliminated the multipliers' Schur complement usually
-      // passes: every pivot then still meets the threshold (|L| <= 1/u,
-      // exact inertia), in an order the pivoting kernel does not try.
-      if (PassingColumnsFirst(front, m, p, front_params, ws, order)) {
-        // Assembled again in that order (order[t]: the column now at t).
-        int* to = Grow(ws.local_row, p);
-        for (int t = 0; t < p; ++t) to[order[t]] = t;
-        assemble(to);
-        unpivoted = kernels.unpivoted_ldlt(front, m, p, front_params, d_diag,
-                                           &ws.panel);
-        if (unpivoted) {
-          // Pivot t is variable order[t] of the natural front: its global
-          // index moves with it.
-          int* moved = Grow(ws.dense_work, p);
-          for (int t = 0; t < p; ++t) moved[t] = global[order[t]];
-          std::copy(moved, moved + p, global);
-        } else {
-          assemble(nullptr);
-        }
-      }
-    }
     if (unpivoted) {
       for (int t = 0; t < p; ++t) {
         order[t] = t;
@@ -305,9 +223,32 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
         d_off[t] = 0;
       }
       dense.eliminated = p;
+    } else {
+      // The pivoting kernel's pivot order is its own: its front is in the
+      // workspace, and the factor is gathered from there.
+      if (root_in_slot && !app) {
+        front = GrowScratch(ws.front, static_cast<int64_t>(m) * m);
+      }
+      assemble();
     }
   }
-  if (!unpivoted) {
+  if (!unpivoted && app) {
+    // Blocked with a-posteriori pivoting, on the lower triangle as
+    // assembled; it moves the fully summed variables (position t holds
+    // variable perm[t] afterwards), and their global indices move with them.
+    int* perm = Grow(ws.perm, p);
+    dense = kernels.app_ldlt(front, m, p, front_params, perm, order, size,
+                             d_diag, d_off, kAppBlock);
+    int* moved = Grow(ws.dense_work, p);
+    for (int t = 0; t < p; ++t) moved[t] = global[perm[t]];
+    std::copy(moved, moved + p, global);
+    if (root_in_slot && !std::is_sorted(order, order + p)) {
+      // The pivoting kernel took the last columns: gather from a copy.
+      double* copy = GrowScratch(ws.front, static_cast<int64_t>(m) * m);
+      std::copy(front, front + static_cast<size_t>(m) * m, copy);
+      front = copy;
+    }
+  } else if (!unpivoted) {
     // The pivoting kernel reads the fully summed block whole.
     for (int j = 0; j < p; ++j) {
       for (int i = j + 1; i < p; ++i) at(j, i) = at(i, j);
@@ -400,7 +341,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     if (r > 0 && q > 0) {
       // W = L_u D over the update rows, then S -= L_u W^T.
       const double* lu = fr.l.data() + q + nd_out;
-      double* w = Grow(ws.w, static_cast<int64_t>(r) * q);
+      double* w = GrowScratch(ws.w, static_cast<int64_t>(r) * q);
       for (int t = 0; t < q; ++t) {
         const double* l0 = lu + static_cast<size_t>(t) * ld;
         double* w0 = w + static_cast<size_t>(t) * r;

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "core/base/uninitialized_vector.h"
 #include "core/dense/kernels/dense_ldlt.h"
 #include "core/ldlt/kernels/symbolic_types.h"
 
@@ -87,8 +88,11 @@ struct FrontCounts {
 // fresh pages. `stack` holds the contribution blocks of a postorder run
 // (stack_top doubles in use).
 struct FrontWorkspace {
-  std::vector<double> front, d_diag, d_off, w, stack, panel;
-  std::vector<int> order, size, local_row, child_row, dense_work;
+  // The front, the Schur update's W and the contribution-block stack grow
+  // without being zeroed (they are written before they are read).
+  UninitializedVector<double> front, w, stack;
+  std::vector<double> d_diag, d_off, panel;
+  std::vector<int> order, size, local_row, child_row, dense_work, perm;
   std::vector<int32_t> global;
   int64_t stack_top = 0;
 
@@ -110,15 +114,22 @@ FrontWorkspace& ThreadFrontWorkspace();
 using SchurUpdateFn = void (*)(int r, int q, const double* l, int ldl,
                                const double* w, int ldw, double* s, int lds);
 
-// A backend's kernels for FactorizeFront: the Schur update, and the
+// A backend's kernels for FactorizeFront: the Schur update; the
 // a-posteriori unpivoted LDL^T of large fronts
 // (core/dense/kernels/dense_ldlt_unpivoted.h), or nullptr to run the
-// pivoting kernel on every front.
+// pivoting kernel on every front; and the blocked a-posteriori pivoting
+// kernel (core/dense/kernels/dense_ldlt_app.h) for the large fronts the
+// unpivoted kernel fails on, or nullptr for the pivoting kernel there.
 struct FrontKernels {
   SchurUpdateFn schur_update = nullptr;
   bool (*unpivoted_ldlt)(double* f, int m, int p,
                          const kernels::DenseLdltParams& params, double* d,
                          std::vector<double>* w) = nullptr;
+  kernels::DenseLdltCounts (*app_ldlt)(double* f, int m, int p,
+                                       const kernels::DenseLdltParams& params,
+                                       int* perm, int* order, int* size,
+                                       double* d_diag, double* d_off,
+                                       int block) = nullptr;
 };
 
 // Factorizes front f of `sym` with the permuted, scaled and shifted values

@@ -8,10 +8,12 @@
 // perturbed, a singular root is completed with a perturbed pivot).
 #include "core/ldlt/ldlt_front.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "core/dense/kernels/dense_ldlt_app.h"
 #include "core/dense/kernels/dense_ldlt_unpivoted.h"
 #include "core/ldlt/ldlt_symbolic.h"
 #include "gtest/gtest.h"
@@ -94,22 +96,24 @@ void Begin(const LdltSymbolic& sym, Tree* tree) {
 }
 
 // The pivoting kernel on every front, unless `unpivoted` (then large
-// fronts try DenseUnpivotedLdlt first, as the cpu backend does).
+// fronts try DenseUnpivotedLdlt first, as the cpu backend does, and fall
+// back to DenseAppPartialLdlt when `app`, else to the pivoting kernel).
 void FactorOne(const AnalyzedMatrix& fr, int32_t f, bool on_stack,
                const kernels::DenseLdltParams& params, Tree* tree,
-               bool unpivoted = false) {
+               bool unpivoted = false, bool app = true) {
   const FrontKernels kernels{&PlainSchurUpdate,
-                             unpivoted ? &DenseUnpivotedLdlt : nullptr};
+                             unpivoted ? &DenseUnpivotedLdlt : nullptr,
+                             unpivoted && app ? &DenseAppPartialLdlt : nullptr};
   FactorizeFront(fr.sym, f, fr.values, std::span(tree->cbs), on_stack, params,
                  kernels, tree->ws, &tree->factors, &tree->counts[f]);
 }
 
 void FactorAll(const AnalyzedMatrix& fr, bool on_stack,
                const kernels::DenseLdltParams& params, Tree* tree,
-               bool unpivoted = false) {
+               bool unpivoted = false, bool app = true) {
   Begin(fr.sym, tree);
   for (int32_t f = 0; f < fr.sym.num_fronts(); ++f) {
-    FactorOne(fr, f, on_stack, params, tree, unpivoted);
+    FactorOne(fr, f, on_stack, params, tree, unpivoted, app);
   }
 }
 
@@ -531,8 +535,10 @@ TEST(LdltFront, StackAndHeapContributionBlocksGiveTheSameFactor) {
 
 // A dense SPD matrix of order 120 (one front of 120 fully summed columns):
 // the unpivoted kernel takes every pivot and the factor reproduces the
-// matrix; on random indefinite matrices with zero diagonals its attempts
-// fail and the restored fronts give exactly the pivoting kernel's factor.
+// matrix; on random indefinite matrices with zero diagonals its attempt
+// fails, the blocked a-posteriori kernel takes the fronts with the pivoting
+// kernel's inertia, and without it the restored fronts give exactly the
+// pivoting kernel's factor.
 TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
   const int n = 120;
   std::mt19937 rng(7);
@@ -550,9 +556,9 @@ TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
                           PermutedDense(spd)),
             1e-9 * n);
 
-  // Random indefinite matrices with zero diagonals: the natural order fails,
-  // the order with the passing columns first may succeed; either way the
-  // factor reproduces the matrix with the pivoting kernel's inertia.
+  // Random indefinite matrices with zero diagonals: the natural order fails
+  // and the blocked a-posteriori kernel runs; the factor reproduces the
+  // matrix with the pivoting kernel's inertia.
   int large_fronts = 0;
   for (unsigned seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE(seed);
@@ -577,9 +583,8 @@ TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
   }
   EXPECT_GT(large_fronts, 0);  // the attempts were made
 
-  // No diagonal at all: no column passes, nothing is reordered, and the
-  // front restored after the failed attempt gives exactly the pivoting
-  // kernel's factor.
+  // No diagonal at all, and the pivoting kernel as the fallback: the front
+  // restored after the failed attempt gives exactly its factor.
   std::vector<Entry> zero_diagonal;
   for (int i = 0; i < n; ++i) {
     zero_diagonal.push_back({i, i, 0.0});
@@ -589,7 +594,7 @@ TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
       Analyzed(LowerFromEntries(n, zero_diagonal), Identity(n));
   Tree pivoting, tried;
   FactorAll(zd, true, {}, &pivoting);
-  FactorAll(zd, true, {}, &tried, /*unpivoted=*/true);
+  FactorAll(zd, true, {}, &tried, /*unpivoted=*/true, /*app=*/false);
   for (int64_t f = 0; f < zd.sym.num_fronts(); ++f) {
     const FrontFactor& x = pivoting.factors.fronts[f];
     const FrontFactor& y = tried.factors.fronts[f];
@@ -600,10 +605,10 @@ TEST(LdltFront, UnpivotedKernelOnLargeFronts) {
 }
 
 // A saddle point [[I, B^T], [B, 0]] in one front, the multipliers first:
-// the natural order fails at once, the primal columns pass the test and go
-// first, and then the multipliers' Schur complement -B B^T passes: every
-// pivot is a 1x1, the inertia is (primal, multipliers, 0).
-TEST(LdltFront, SaddlePointFrontPassesWithThePrimalColumnsFirst) {
+// the natural order fails at once; the blocked a-posteriori kernel takes
+// every pivot within the threshold (|L| <= 1/u), none perturbed, with the
+// inertia (primal, multipliers, 0).
+TEST(LdltFront, SaddlePointFrontIsTakenByTheBlockedPivotingKernel) {
   const int n1 = 90, n2 = 40, n = n1 + n2;
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> value(-1, 1);
@@ -625,11 +630,11 @@ TEST(LdltFront, SaddlePointFrontPassesWithThePrimalColumnsFirst) {
   FactorAll(fr, true, {}, &tried, /*unpivoted=*/true);
   const FrontFactor& root = tried.factors.fronts[0];
   ASSERT_EQ(root.q, n);
-  EXPECT_EQ(tried.counts[0].two_by_two, 0);
   EXPECT_EQ(tried.counts[0].perturbed, 0);
-  for (int t = 0; t < n; ++t) EXPECT_EQ(root.pivot_size[t], 1);
-  // The primal variables came first.
-  for (int t = 0; t < n1; ++t) EXPECT_GE(root.rows[t], n2) << t;
+  EXPECT_EQ(tried.counts[0].weak, 0);
+  double max_l = 0;
+  for (double l : root.l) max_l = std::max(max_l, std::fabs(l));
+  EXPECT_LE(max_l, 1 / kernels::DenseLdltParams().threshold + 1e-9);
   const Inertia inertia = InertiaOfD(tried.factors);
   EXPECT_EQ(inertia.positive, n1);
   EXPECT_EQ(inertia.negative, n2);

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "cblas.h"
+#include "core/dense/kernels/cpu/chunked_trsm.h"
 #include "core/kernels/cpu/parallel.h"
 
 extern "C" void dpotrf_(const char* uplo, const int* n, double* a,
@@ -111,8 +112,7 @@ bool DenseUnpivotedLdlt(double* f, int m, int p,
     const int below = m - c1;
     if (below > 0) {
       // The current columns of the rows below: W = A21 L11^{-T} (= L21 D).
-      cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit,
-                  below, b, 1.0, col(c0) + c0, m, col(c0) + c1, m);
+      ChunkedUnitLowerTrsmRight(below, b, col(c0) + c0, m, col(c0) + c1, m);
       for (int t = 0; t < b; ++t) {
         const double* wt = col(c0 + t) + c1;
         double g = gmax[t];

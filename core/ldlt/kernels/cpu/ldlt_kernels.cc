@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "cblas.h"
+#include "core/dense/kernels/dense_ldlt_app.h"
 #include "core/dense/kernels/dense_ldlt_unpivoted.h"
 #include "core/kernels/cpu/blas_threads.h"
 #include "core/kernels/cpu/parallel.h"
@@ -20,9 +21,11 @@ namespace factord::kernels::cpu {
 namespace {
 
 // Every front tries the unpivoted blocked kernel first when it is large
-// (core/ldlt/kernels/front.cc), with the pivoting kernel as its fallback.
+// (core/ldlt/kernels/front.cc), with the blocked a-posteriori pivoting
+// kernel as its fallback (and the pivoting kernel as that one's).
 constexpr internal::FrontKernels kFrontKernels{&SchurUpdate,
-                                               &internal::DenseUnpivotedLdlt};
+                                               &internal::DenseUnpivotedLdlt,
+                                               &internal::DenseAppPartialLdlt};
 
 // Subtrees with less estimated work than this are not split further.
 constexpr int64_t kSerialSubtreeWork = 1 << 20;

@@ -1,0 +1,281 @@
+// Blocked partial LDL^T with a-posteriori pivoting (see dense_ldlt_app.h).
+#include "core/dense/kernels/dense_ldlt_app.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "cblas.h"
+#include "core/dense/kernels/cpu/chunked_trsm.h"
+#include "core/dense/kernels/dense_ldlt_blocked.h"
+#include "core/kernels/cpu/parallel.h"
+
+namespace factord::internal {
+namespace {
+
+using kernels::DenseLdltCounts;
+using kernels::DenseLdltParams;
+
+// Columns per update task (as in the other blocked kernels: dgemm runs at
+// its speed from about this width).
+constexpr int kUpdateChunk = 256;
+
+class AppLdlt {
+ public:
+  AppLdlt(double* f, int m, int p, const DenseLdltParams& params, int* perm,
+          int* order, int* size, double* d_diag, double* d_off, int nb)
+      : f_(f),
+        m_(m),
+        p_(p),
+        nb_(nb),
+        params_(params),
+        perm_(perm),
+        order_(order),
+        size_(size),
+        d_diag_(d_diag),
+        d_off_(d_off) {}
+
+  DenseLdltCounts Run() {
+    for (int t = 0; t < p_; ++t) perm_[t] = t;
+    int q = 0;
+    while (q < p_) {
+      const int kept = Block(q, std::min(nb_, p_ - q));
+      if (kept == 0) break;
+      q += kept;
+    }
+    for (int t = 0; t < q; ++t) order_[t] = t;
+    counts_.eliminated = q;
+    if (q < p_) Tail(q);
+    return counts_;
+  }
+
+ private:
+  double* Col(int j) { return f_ + static_cast<size_t>(j) * m_; }
+  double& At(int i, int j) { return Col(j)[i]; }
+
+  // One block: columns j0..j0+b-1, every earlier pivot applied. Returns the
+  // number of pivots kept (now at j0.., in order).
+  int Block(int j0, int b) {
+    const int j1 = j0 + b;
+    const int below = m_ - j1;
+    // 1. The diagonal block with both triangles, factorized locally.
+    blk_.resize(static_cast<size_t>(b) * b);
+    for (int t = 0; t < b; ++t) {
+      for (int s = t; s < b; ++s) {
+        const double v = At(j0 + s, j0 + t);
+        blk_[static_cast<size_t>(t) * b + s] = v;
+        blk_[static_cast<size_t>(s) * b + t] = v;
+      }
+    }
+    orig_ = blk_;
+    // The largest |entry| below the block of each column, as it is now: the
+    // local threshold test folds it in, so that the local pivots are the
+    // ones the test on whole columns would take (exact for the first; the
+    // later ones are checked below).
+    gbelow_.assign(b, 0.0);
+    for (int t = 0; t < b; ++t) {
+      const double* c = Col(j0 + t) + j1;
+      double g = 0;
+      for (int i = 0; i < below; ++i) g = std::max(g, std::fabs(c[i]));
+      gbelow_[t] = g;
+    }
+    pi_.resize(b);
+    lsize_.resize(b);
+    ldiag_.resize(b);
+    loff_.resize(b);
+    work_.resize(b);
+    DenseLdltParams local = params_;
+    local.force = false;
+    local.delay_budget = b;  // the threshold pass only
+    const DenseLdltCounts lc = kernels::DensePartialLdlt(
+        blk_.data(), b, b, local, pi_.data(), lsize_.data(), ldiag_.data(),
+        loff_.data(), work_.data(), gbelow_.data());
+    const int ql = lc.eliminated;
+    auto lblk = [&](int s, int t) {  // local L(s, t) in pivot order
+      return blk_[static_cast<size_t>(pi_[t]) * b + pi_[s]];
+    };
+
+    // 2. The rows below in pivot order (x_), W = X L11^{-T} for the local
+    // pivots, L21 = W D^{-1} tested column by column.
+    x_.resize(static_cast<size_t>(below) * b);
+    for (int t = 0; t < b; ++t) {
+      const double* src = Col(j0 + pi_[t]) + j1;
+      std::copy(src, src + below, x_.data() + static_cast<size_t>(t) * below);
+    }
+    int kept = ql;
+    if (below > 0 && ql > 0) {
+      l11_.assign(static_cast<size_t>(ql) * ql, 0.0);
+      for (int t = 0; t < ql; ++t) {
+        const int first = lsize_[t] == 2 ? t + 2 : t + 1;  // (t+1, t) is D's
+        for (int s = first; s < ql; ++s) {
+          l11_[static_cast<size_t>(t) * ql + s] = lblk(s, t);
+        }
+      }
+      w_.assign(x_.begin(), x_.begin() + static_cast<size_t>(below) * ql);
+      ChunkedUnitLowerTrsmRight(below, ql, l11_.data(), ql, w_.data(), below);
+      l21_.resize(static_cast<size_t>(below) * ql);
+      const double bound = 1.0 / params_.threshold;
+      for (int t = 0; t < ql; ++t) {
+        const double* w0 = w_.data() + static_cast<size_t>(t) * below;
+        double* l0 = l21_.data() + static_cast<size_t>(t) * below;
+        double lmax = 0;
+        if (lsize_[t] == 2) {
+          const double a = ldiag_[t], c = ldiag_[t + 1], o = loff_[t];
+          const double det = a * c - o * o;
+          const double i11 = c / det, i12 = -o / det, i22 = a / det;
+          const double* w1 = w0 + below;
+          double* l1 = l0 + below;
+          for (int i = 0; i < below; ++i) {
+            l0[i] = w0[i] * i11 + w1[i] * i12;
+            l1[i] = w0[i] * i12 + w1[i] * i22;
+            lmax = std::max(lmax, std::max(std::fabs(l0[i]), std::fabs(l1[i])));
+          }
+        } else {
+          const double inv = 1.0 / ldiag_[t];
+          for (int i = 0; i < below; ++i) {
+            l0[i] = w0[i] * inv;
+            lmax = std::max(lmax, std::fabs(l0[i]));
+          }
+        }
+        if (!(lmax <= bound)) {
+          kept = t;
+          break;
+        }
+        if (lsize_[t] == 2) ++t;
+      }
+    }
+    if (kept == 0) return 0;
+
+    // 3. Commit: rows j0..j1-1 of the earlier pivots' columns, the block's
+    // columns (kept pivots: L; the others: their values back), the record
+    // of the kept pivots and the permutation.
+    rowtmp_.resize(b);
+    for (int c = 0; c < j0; ++c) {
+      double* col = Col(c) + j0;
+      for (int s = 0; s < b; ++s) rowtmp_[s] = col[pi_[s]];
+      std::copy(rowtmp_.begin(), rowtmp_.end(), col);
+    }
+    for (int t = 0; t < b; ++t) {
+      double* col = Col(j0 + t);
+      if (t < kept) {
+        col[j0 + t] = 1.0;
+        for (int s = t + 1; s < b; ++s) col[j0 + s] = lblk(s, t);
+        if (lsize_[t] == 2) col[j0 + t + 1] = 0.0;
+        const double* l = l21_.data() + static_cast<size_t>(t) * below;
+        std::copy(l, l + below, col + j1);
+      } else {
+        for (int s = t; s < b; ++s) {
+          col[j0 + s] = orig_[static_cast<size_t>(pi_[t]) * b + pi_[s]];
+        }
+        const double* x = x_.data() + static_cast<size_t>(t) * below;
+        std::copy(x, x + below, col + j1);
+      }
+    }
+    for (int t = 0; t < kept; ++t) {
+      size_[j0 + t] = lsize_[t];
+      d_diag_[j0 + t] = ldiag_[t];
+      d_off_[j0 + t] = loff_[t];
+      if (lsize_[t] == 2) ++counts_.two_by_two;
+      if (lsize_[t] == -1) {
+        ++counts_.perturbed;
+        if (orig_[static_cast<size_t>(pi_[t]) * b + pi_[t]] == 0) {
+          ++counts_.zero;
+        }
+      }
+    }
+    permtmp_.resize(b);
+    for (int s = 0; s < b; ++s) permtmp_[s] = perm_[j0 + pi_[s]];
+    std::copy(permtmp_.begin(), permtmp_.end(), perm_ + j0);
+
+    // 4. The kept pivots update the remaining fully summed columns (the
+    // block's others included) over their rows r0..m-1:
+    // F(c0:m, c0:c1) -= L(c0:m, P) (L D)(c0:c1, P)^T, a chunk a task (a
+    // chunk's diagonal block is computed whole; its upper part is unused).
+    const int r0 = j0 + kept;
+    const int rows = m_ - r0;
+    const int rest = p_ - r0;
+    if (rest == 0) return kept;
+    wd_.resize(static_cast<size_t>(rows) * kept);
+    for (int t = 0; t < kept; ++t) {
+      const double* l0 = Col(j0 + t) + r0;
+      double* w0 = wd_.data() + static_cast<size_t>(t) * rows;
+      if (lsize_[t] == 2) {
+        const double* l1 = l0 + m_;
+        double* w1 = w0 + rows;
+        const double a = ldiag_[t], o = loff_[t], c = ldiag_[t + 1];
+        for (int i = 0; i < rows; ++i) {
+          w0[i] = l0[i] * a + l1[i] * o;
+          w1[i] = l0[i] * o + l1[i] * c;
+        }
+        ++t;
+      } else {
+        const double d = ldiag_[t];
+        for (int i = 0; i < rows; ++i) w0[i] = l0[i] * d;
+      }
+    }
+    const double* lp = Col(j0) + r0;
+    const double* wd = wd_.data();
+    kernels::cpu::ForEachChunkInArena(
+        kernels::cpu::ChunkCount(rest, kUpdateChunk), [&](int64_t chunk) {
+          const int c0 = static_cast<int>(chunk) * kUpdateChunk;
+          const int nc = std::min(kUpdateChunk, rest - c0);
+          cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, rows - c0, nc,
+                      kept, -1.0, lp + c0, m_, wd + c0, rows, 1.0,
+                      Col(r0 + c0) + r0 + c0, m_);
+        });
+    return kept;
+  }
+
+  // The columns q..p-1, current, to the pivoting kernel on a compact copy
+  // (rows q..m-1, both triangles of the fully summed rows), and back.
+  void Tail(int q) {
+    const int mt = m_ - q, pt = p_ - q;
+    std::vector<double> sub(static_cast<size_t>(mt) * pt);
+    for (int j = 0; j < pt; ++j) {
+      double* dst = sub.data() + static_cast<size_t>(j) * mt;
+      const double* src = Col(q + j) + q;
+      std::copy(src + j, src + mt, dst + j);
+      for (int i = 0; i < j; ++i) dst[i] = At(q + j, q + i);
+    }
+    std::vector<int> sub_order(pt), work(pt);
+    const DenseLdltCounts tc = DenseBlockedPartialLdlt(
+        sub.data(), mt, pt, params_, sub_order.data(), size_ + q, d_diag_ + q,
+        d_off_ + q, /*panel_width=*/32, work.data());
+    for (int j = 0; j < pt; ++j) {
+      const double* src = sub.data() + static_cast<size_t>(j) * mt;
+      std::copy(src, src + mt, Col(q + j) + q);
+    }
+    for (int t = 0; t < pt; ++t) order_[q + t] = q + sub_order[t];
+    counts_.eliminated = q + tc.eliminated;
+    counts_.two_by_two += tc.two_by_two;
+    counts_.perturbed += tc.perturbed;
+    counts_.zero += tc.zero;
+    counts_.weak += tc.weak;
+  }
+
+  double* f_;
+  int m_, p_, nb_;
+  const DenseLdltParams& params_;
+  int* perm_;
+  int* order_;
+  int* size_;
+  double* d_diag_;
+  double* d_off_;
+  DenseLdltCounts counts_;
+  // Per-block scratch, kept across blocks.
+  std::vector<double> blk_, orig_, x_, l11_, w_, l21_, wd_, rowtmp_;
+  std::vector<double> ldiag_, loff_, gbelow_;
+  std::vector<int> pi_, lsize_, work_, permtmp_;
+};
+
+}  // namespace
+
+kernels::DenseLdltCounts DenseAppPartialLdlt(
+    double* f, int m, int p, const kernels::DenseLdltParams& params, int* perm,
+    int* order, int* size, double* d_diag, double* d_off, int block) {
+  AppLdlt run(f, m, p, params, perm, order, size, d_diag, d_off, block);
+  return run.Run();
+}
+
+}  // namespace factord::internal
