@@ -247,7 +247,7 @@ std::string FrontJson(int m, FrontKind kind, bool unpivoted, int repeats,
     kernels::cpu::ArenaFor(threads).execute([&] {
       if (unpivoted) {
         passed = internal::DenseUnpivotedLdlt(f.data(), m, m, params,
-                                              d_diag.data(), &scratch);
+                                              d_diag.data(), &scratch) == m;
       } else {
         counts = internal::DenseBlockedPartialLdlt(
             f.data(), m, m, params, order.data(), size.data(), d_diag.data(),

@@ -49,10 +49,14 @@ inline constexpr int kAppBlock = 64;
 // the rows alive at its elimination, and the alive columns hold their Schur
 // complement with both triangles of their fully summed rows. All arrays
 // have p entries and are owned by the caller.
+// The first `first` columns may already be pivots, 1x1 and in order, as
+// DenseUnpivotedLdlt leaves them when a later block fails (L below their
+// diagonal, d_diag set; the rest their Schur complement): the kernel goes
+// on from there and records them (order, size 1).
 kernels::DenseLdltCounts DenseAppPartialLdlt(
     double* f, int m, int p, const kernels::DenseLdltParams& params, int* perm,
-    int* order, int* size, double* d_diag, double* d_off,
-    int block = kAppBlock);
+    int* order, int* size, double* d_diag, double* d_off, int block = kAppBlock,
+    int first = 0);
 
 }  // namespace factord::internal
 

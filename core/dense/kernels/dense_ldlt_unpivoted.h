@@ -1,8 +1,8 @@
 // Blocked LDL^T of a front's fully summed columns in their natural order,
 // 1x1 pivots only, with the threshold test applied a posteriori (the
 // optimistic first attempt of the a-posteriori pivoting of SSIDS, Hogg,
-// Ovtchinnikov & Scott 2016, §3; there a failed block is retried with
-// pivoting, here the whole front is).
+// Ovtchinnikov & Scott 2016, §3; there, and here, a failed block is
+// retried with pivoting).
 //
 // When every pivot passes the test the pivoting kernels
 // (core/dense/kernels/dense_ldlt.h) would apply first, |a_tt| > tiny and
@@ -22,9 +22,11 @@
 //
 // Reads and writes only the lower triangle of columns 0..p-1 (rows j..m-1
 // of column j), leading dimension m. The contribution block (rows and
-// columns p..m-1) is not updated: the caller applies the Schur update. On
-// failure the touched columns hold partial results: the caller restores
-// its copy and runs the pivoting kernel. Host only.
+// columns p..m-1) is not updated: the caller applies the Schur update.
+// A block that fails is given back as it was, so the front stays a valid
+// partial factorization: the pivots before the block are kept, and the
+// columns from the block on hold their Schur complement after them, ready
+// for a pivoting kernel to continue (dense_ldlt_app.h). Host only.
 #ifndef FACTORD_DENSE_KERNELS_DENSE_LDLT_UNPIVOTED_H_
 #define FACTORD_DENSE_KERNELS_DENSE_LDLT_UNPIVOTED_H_
 
@@ -34,12 +36,14 @@
 
 namespace factord::internal {
 
-// True when all p pivots passed; then column t of f holds the unit lower
-// L below its diagonal (rows t+1..m-1) and d[t] = D(t, t). `w` is scratch
-// (resized as needed).
-bool DenseUnpivotedLdlt(double* f, int m, int p,
-                        const kernels::DenseLdltParams& params, double* d,
-                        std::vector<double>* w);
+// Returns the number of pivots taken in order, q (p when all passed; else
+// the first column of the block that failed). Column t < q of f holds the
+// unit lower L below its diagonal (rows t+1..m-1) and d[t] = D(t, t);
+// columns q..p-1 hold their Schur complement after the q pivots (lower
+// triangle). `w` is scratch (resized as needed).
+int DenseUnpivotedLdlt(double* f, int m, int p,
+                       const kernels::DenseLdltParams& params, double* d,
+                       std::vector<double>* w);
 
 }  // namespace factord::internal
 

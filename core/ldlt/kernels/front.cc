@@ -210,12 +210,16 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   bool unpivoted = false;
   const bool app = kernels.app_ldlt != nullptr && p >= kMinUnpivotedColumns &&
                    front_params.pivoting != kernels::kDenseStatic;
+  int taken = 0;  // pivots taken in order by the unpivoted kernel
   if (kernels.unpivoted_ldlt != nullptr && p >= kMinUnpivotedColumns) {
     // Every pivot in order, tested a posteriori (the Cholesky path of SPD
-    // fronts); on failure the front is assembled again, for a pivoting
+    // fronts). A block that fails stops it with the pivots before it kept
+    // and the rest current: the blocked pivoting kernel goes on from there.
+    // Without that kernel the front is assembled again, for a pivoting
     // kernel that runs as if nothing had been tried.
-    unpivoted =
+    taken =
         kernels.unpivoted_ldlt(front, m, p, front_params, d_diag, &ws.panel);
+    unpivoted = taken == p;
     if (unpivoted) {
       for (int t = 0; t < p; ++t) {
         order[t] = t;
@@ -223,22 +227,24 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
         d_off[t] = 0;
       }
       dense.eliminated = p;
-    } else {
+    } else if (!app) {
       // The pivoting kernel's pivot order is its own: its front is in the
       // workspace, and the factor is gathered from there.
-      if (root_in_slot && !app) {
+      if (root_in_slot) {
         front = GrowScratch(ws.front, static_cast<int64_t>(m) * m);
       }
       assemble();
+      taken = 0;
     }
   }
   if (!unpivoted && app) {
-    // Blocked with a-posteriori pivoting, on the lower triangle as
-    // assembled; it moves the fully summed variables (position t holds
-    // variable perm[t] afterwards), and their global indices move with them.
+    // Blocked with a-posteriori pivoting, on the lower triangle, from the
+    // unpivoted kernel's last pivot; it moves the fully summed variables
+    // (position t holds variable perm[t] afterwards), and their global
+    // indices move with them.
     int* perm = Grow(ws.perm, p);
     dense = kernels.app_ldlt(front, m, p, front_params, perm, order, size,
-                             d_diag, d_off, kAppBlock);
+                             d_diag, d_off, kAppBlock, taken);
     int* moved = Grow(ws.dense_work, p);
     for (int t = 0; t < p; ++t) moved[t] = global[perm[t]];
     std::copy(moved, moved + p, global);

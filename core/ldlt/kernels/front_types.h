@@ -122,14 +122,14 @@ using SchurUpdateFn = void (*)(int r, int q, const double* l, int ldl,
 // unpivoted kernel fails on, or nullptr for the pivoting kernel there.
 struct FrontKernels {
   SchurUpdateFn schur_update = nullptr;
-  bool (*unpivoted_ldlt)(double* f, int m, int p,
-                         const kernels::DenseLdltParams& params, double* d,
-                         std::vector<double>* w) = nullptr;
+  int (*unpivoted_ldlt)(double* f, int m, int p,
+                        const kernels::DenseLdltParams& params, double* d,
+                        std::vector<double>* w) = nullptr;
   kernels::DenseLdltCounts (*app_ldlt)(double* f, int m, int p,
                                        const kernels::DenseLdltParams& params,
                                        int* perm, int* order, int* size,
                                        double* d_diag, double* d_off,
-                                       int block) = nullptr;
+                                       int block, int first) = nullptr;
 };
 
 // Factorizes front f of `sym` with the permuted, scaled and shifted values

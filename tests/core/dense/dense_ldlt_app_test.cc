@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/dense/kernels/dense_ldlt_blocked.h"
+#include "core/dense/kernels/dense_ldlt_unpivoted.h"
 #include "gtest/gtest.h"
 #include "tests/core/dense/partial_ldlt_check.h"
 
@@ -205,6 +206,44 @@ TEST(DenseAppLdlt, BlockWithoutPivotGoesToThePivotingKernel) {
   EXPECT_EQ(app.d_diag, piv.d_diag);
   for (int t = 0; t < p; ++t) EXPECT_EQ(app.perm[t], t);
   const double max_l = CheckFactor(a, app, m, p);
+  EXPECT_LE(max_l, 1 / params.threshold + 1e-9);
+}
+
+TEST(DenseAppLdlt, ContinuesFromTheUnpivotedKernelsPivots) {
+  // A dominant diagonal on the first 150 columns, and column 200 coupled
+  // to the update rows only, with a zero diagonal: the unpivoted kernel
+  // keeps its first block and stops at the second; the blocked pivoting
+  // kernel takes the rest from there (column 200 stays alive).
+  const int m = 400, p = 300;
+  std::vector<double> a = Random(m, false, 31);
+  for (int j = 0; j < 150; ++j) a[static_cast<size_t>(j) * m + j] = 50.0;
+  for (int i = 0; i < p; ++i) {
+    a[static_cast<size_t>(200) * m + i] = 0;
+    a[static_cast<size_t>(i) * m + 200] = 0;
+  }
+  std::vector<double> f = a;
+  std::vector<double> d(p), scratch;
+  DenseLdltParams params;
+  const int taken =
+      DenseUnpivotedLdlt(f.data(), m, p, params, d.data(), &scratch);
+  ASSERT_EQ(taken, 128);
+  Result r;
+  r.order.resize(p);
+  r.size.resize(p);
+  r.d_diag = d;
+  r.d_off.resize(p);
+  r.perm.resize(p);
+  r.counts = DenseAppPartialLdlt(f.data(), m, p, params, r.perm.data(),
+                                 r.order.data(), r.size.data(), r.d_diag.data(),
+                                 r.d_off.data(), 32, taken);
+  r.front = std::move(f);
+  ASSERT_TRUE(IsPermutation(r.perm));
+  for (int t = 0; t < taken; ++t) {
+    EXPECT_EQ(r.perm[t], t);
+    EXPECT_EQ(r.size[t], 1);
+  }
+  EXPECT_GT(r.counts.eliminated, taken);
+  const double max_l = CheckFactor(a, r, m, p);
   EXPECT_LE(max_l, 1 / params.threshold + 1e-9);
 }
 

@@ -15,6 +15,7 @@
 #include "core/dense/kernels/dense_ldlt.h"
 #include "core/kernels/cpu/parallel.h"
 #include "gtest/gtest.h"
+#include "tests/core/dense/partial_ldlt_check.h"
 
 namespace factord::internal {
 namespace {
@@ -40,7 +41,8 @@ std::vector<double> Front(int m, bool indefinite, unsigned seed) {
 }
 
 struct Unpivoted {
-  bool ok = false;
+  bool ok = false;  // every pivot taken
+  int taken = 0;
   std::vector<double> f, d;
 };
 
@@ -50,7 +52,8 @@ Unpivoted RunUnpivoted(std::vector<double> a, int m, int p,
   r.d.assign(p, 0.0);
   std::vector<double> w;
   kernels::cpu::ArenaFor(threads).execute([&] {
-    r.ok = DenseUnpivotedLdlt(a.data(), m, p, params, r.d.data(), &w);
+    r.taken = DenseUnpivotedLdlt(a.data(), m, p, params, r.d.data(), &w);
+    r.ok = r.taken == p;
   });
   r.f = std::move(a);
   return r;
@@ -116,6 +119,45 @@ TEST(DenseUnpivotedLdlt, ZeroPivotFails) {
   EXPECT_FALSE(RunUnpivoted(a, m, p, params, 2).ok);
 }
 
+// A failed block is given back: the pivots of the blocks before it stay,
+// and the columns from it on hold their Schur complement after them.
+TEST(DenseUnpivotedLdlt, FailedBlockLeavesAValidPartialFactorization) {
+  const int m = 300, p = 200;
+  std::vector<double> a = Front(m, true, 6);
+  a[static_cast<size_t>(150) * m + 150] = 0;  // second block: it fails
+  for (int i = 0; i < m; ++i) {
+    if (i == 150) continue;
+    a[static_cast<size_t>(150) * m + i] = 0;
+    a[static_cast<size_t>(i) * m + 150] = 0;
+  }
+  const Unpivoted r = RunUnpivoted(a, m, p, {}, 2);
+  ASSERT_EQ(r.taken, 128);
+  ldlt_check::Result check;
+  check.counts.eliminated = r.taken;
+  for (int t = 0; t < p; ++t) check.order.push_back(t);
+  check.size.assign(p, 1);
+  check.d_diag = r.d;
+  check.d_off.assign(p, 0.0);
+  check.front = r.f;
+  ldlt_check::CheckFactor(a, check, m, p);
+
+  // A failure in the first block gives the front back unchanged.
+  a[static_cast<size_t>(10) * m + 10] = 0;
+  for (int i = 0; i < m; ++i) {
+    if (i == 10) continue;
+    a[static_cast<size_t>(10) * m + i] = 0;
+    a[static_cast<size_t>(i) * m + 10] = 0;
+  }
+  const Unpivoted first = RunUnpivoted(a, m, p, {}, 2);
+  EXPECT_EQ(first.taken, 0);
+  for (int j = 0; j < p; ++j) {
+    for (int i = j; i < m; ++i) {
+      ASSERT_EQ(first.f[static_cast<size_t>(j) * m + i],
+                a[static_cast<size_t>(j) * m + i]);
+    }
+  }
+}
+
 TEST(DenseUnpivotedLdlt, ThresholdFailureInAnUpdateRowFails) {
   const int m = 300, p = 200;
   std::vector<double> a = Front(m, false, 5);
@@ -126,7 +168,9 @@ TEST(DenseUnpivotedLdlt, ThresholdFailureInAnUpdateRowFails) {
   a[static_cast<size_t>(250) * m + 250] = 1e4;  // the front stays SPD
   DenseLdltParams params;
   params.threshold = 0.5;
-  EXPECT_FALSE(RunUnpivoted(a, m, p, params, 1).ok);
+  const Unpivoted r = RunUnpivoted(a, m, p, params, 1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.taken, 0);
   // Static pivoting has no threshold: the same front passes.
   params.pivoting = kernels::kDenseStatic;
   EXPECT_TRUE(RunUnpivoted(a, m, p, params, 1).ok);

@@ -24,7 +24,8 @@ constexpr int kUpdateChunk = 256;
 class AppLdlt {
  public:
   AppLdlt(double* f, int m, int p, const DenseLdltParams& params, int* perm,
-          int* order, int* size, double* d_diag, double* d_off, int nb)
+          int* order, int* size, double* d_diag, double* d_off, int nb,
+          int first)
       : f_(f),
         m_(m),
         p_(p),
@@ -34,11 +35,16 @@ class AppLdlt {
         order_(order),
         size_(size),
         d_diag_(d_diag),
-        d_off_(d_off) {}
+        d_off_(d_off),
+        first_(first) {}
 
   DenseLdltCounts Run() {
     for (int t = 0; t < p_; ++t) perm_[t] = t;
-    int q = 0;
+    for (int t = 0; t < first_; ++t) {
+      size_[t] = 1;
+      d_off_[t] = 0;
+    }
+    int q = first_;
     while (q < p_) {
       const int kept = Block(q, std::min(nb_, p_ - q));
       if (kept == 0) break;
@@ -262,6 +268,7 @@ class AppLdlt {
   int* size_;
   double* d_diag_;
   double* d_off_;
+  const int first_;
   DenseLdltCounts counts_;
   // Per-block scratch, kept across blocks.
   std::vector<double> blk_, orig_, x_, l11_, w_, l21_, wd_, rowtmp_;
@@ -273,8 +280,9 @@ class AppLdlt {
 
 kernels::DenseLdltCounts DenseAppPartialLdlt(
     double* f, int m, int p, const kernels::DenseLdltParams& params, int* perm,
-    int* order, int* size, double* d_diag, double* d_off, int block) {
-  AppLdlt run(f, m, p, params, perm, order, size, d_diag, d_off, block);
+    int* order, int* size, double* d_diag, double* d_off, int block,
+    int first) {
+  AppLdlt run(f, m, p, params, perm, order, size, d_diag, d_off, block, first);
   return run.Run();
 }
 

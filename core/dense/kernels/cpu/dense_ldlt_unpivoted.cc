@@ -74,21 +74,37 @@ bool CholeskyBlock(double* a, int lda, int b, double* d, double* g,
 
 }  // namespace
 
-bool DenseUnpivotedLdlt(double* f, int m, int p,
-                        const kernels::DenseLdltParams& params, double* d,
-                        std::vector<double>* w) {
+int DenseUnpivotedLdlt(double* f, int m, int p,
+                       const kernels::DenseLdltParams& params, double* d,
+                       std::vector<double>* w) {
   auto col = [&](int j) { return f + static_cast<size_t>(j) * m; };
-  std::vector<double> gmax(kBlock), block;
+  std::vector<double> gmax(kBlock), block, saved;
   for (int c0 = 0; c0 < p; c0 += kBlock) {
     const int b = std::min(kBlock, p - c0);
     const int c1 = c0 + b;
+    const int below = m - c1;
+    // The diagonal block as it is, to give it back when the block fails
+    // (the rows below are solved out of place, so they need no copy).
+    saved.resize(static_cast<size_t>(b) * b);
+    for (int j = 0; j < b; ++j) {
+      std::copy(col(c0 + j) + c0 + j, col(c0 + j) + c1,
+                saved.data() + static_cast<size_t>(j) * b + j);
+    }
+    auto fail = [&]() {
+      for (int j = 0; j < b; ++j) {
+        std::copy(saved.data() + static_cast<size_t>(j) * b + j,
+                  saved.data() + static_cast<size_t>(j) * b + b,
+                  col(c0 + j) + c0 + j);
+      }
+      return c0;
+    };
     // Diagonal block: dpotrf when it is positive definite, L D L^T read off
     // its Cholesky factor; otherwise right-looking LDL^T by plain loops on
     // rows c0..c1-1 (lower), keeping each column's largest current entry
     // (|L(i, t)| |D(t)|, the entries the pivoting kernel tests) for the test.
     if (CholeskyBlock(col(c0) + c0, m, b, d + c0, gmax.data(), &block)) {
       for (int t = 0; t < b; ++t) {
-        if (!(std::fabs(d[c0 + t]) > params.tiny)) return false;
+        if (!(std::fabs(d[c0 + t]) > params.tiny)) return fail();
       }
     } else {
       for (int t = c0; t < c1; ++t) {
@@ -98,7 +114,7 @@ bool DenseUnpivotedLdlt(double* f, int m, int p,
         for (int i = t + 1; i < c1; ++i) g = std::max(g, std::fabs(ct[i]));
         gmax[t - c0] = g;
         d[t] = dt;
-        if (!(std::fabs(dt) > params.tiny)) return false;
+        if (!(std::fabs(dt) > params.tiny)) return fail();
         const double inv = 1.0 / dt;
         for (int j = t + 1; j < c1; ++j) {
           const double ljt = ct[j] * inv;
@@ -109,35 +125,39 @@ bool DenseUnpivotedLdlt(double* f, int m, int p,
         for (int i = t + 1; i < c1; ++i) ct[i] *= inv;
       }
     }
-    const int below = m - c1;
+    // The current columns of the rows below, out of place:
+    // W = A21 L11^{-T} (= L21 D), tested before anything is written.
+    w->resize(static_cast<size_t>(below) * b);
+    double* wd = w->data();
     if (below > 0) {
-      // The current columns of the rows below: W = A21 L11^{-T} (= L21 D).
-      ChunkedUnitLowerTrsmRight(below, b, col(c0) + c0, m, col(c0) + c1, m);
       for (int t = 0; t < b; ++t) {
-        const double* wt = col(c0 + t) + c1;
+        const double* a21 = col(c0 + t) + c1;
+        std::copy(a21, a21 + below, wd + static_cast<size_t>(t) * below);
+      }
+      ChunkedUnitLowerTrsmRight(below, b, col(c0) + c0, m, wd, below);
+      for (int t = 0; t < b; ++t) {
+        const double* wt = wd + static_cast<size_t>(t) * below;
         double g = gmax[t];
         for (int i = 0; i < below; ++i) g = std::max(g, std::fabs(wt[i]));
         gmax[t] = g;
       }
     }
     for (int t = 0; t < b; ++t) {
-      if (!Passes(d[c0 + t], gmax[t], params)) return false;
+      if (!Passes(d[c0 + t], gmax[t], params)) return fail();
     }
     if (below == 0) continue;
-    // Keep W for the update, then L21 = W D^{-1} in place.
-    w->resize(static_cast<size_t>(below) * b);
+    // L21 = W D^{-1} into the front; W stays for the update.
     for (int t = 0; t < b; ++t) {
+      const double* wt = wd + static_cast<size_t>(t) * below;
       double* lt = col(c0 + t) + c1;
-      std::copy(lt, lt + below, w->data() + static_cast<size_t>(t) * below);
       const double inv = 1.0 / d[c0 + t];
-      for (int i = 0; i < below; ++i) lt[i] *= inv;
+      for (int i = 0; i < below; ++i) lt[i] = wt[i] * inv;
     }
     // The remaining fully summed columns c1..p-1 over their rows j..m-1:
     // F(j0:m, j0:j1) -= L21(j0:m, :) W(j0:j1, :)^T, a chunk a task (a
     // chunk's diagonal block is computed whole; its upper part is unused).
     const int rest = p - c1;
     const double* l21 = col(c0) + c1;
-    const double* wd = w->data();
     kernels::cpu::ForEachChunkInArena(
         kernels::cpu::ChunkCount(rest, kUpdateChunk), [&](int64_t chunk) {
           const int j0 = static_cast<int>(chunk) * kUpdateChunk;
@@ -147,7 +167,7 @@ bool DenseUnpivotedLdlt(double* f, int m, int p,
                       col(c1 + j0) + c1 + j0, m);
         });
   }
-  return true;
+  return p;
 }
 
 }  // namespace factord::internal
