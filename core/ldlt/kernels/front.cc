@@ -90,6 +90,7 @@ void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
 
 void FrontWorkspace::Trim() {
   Release(front);
+  Release(gather);
   Release(w);
   Release(panel);
   if (stack_top == 0) Release(stack);
@@ -133,29 +134,39 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     for (int i = 0; i < r; ++i) global[t++] = sym.update_rows[upd_begin + i];
   }
 
-  // Assembly, into a front whose lower triangle and whole fully summed
-  // block start at zero: the original entries at the plan's local rows,
-  // and the children's contribution blocks (extend-add: a child's delayed
-  // rows go to its part of the delayed section, its update rows to the
-  // plan's positions shifted by the delays). The blocks are only read
-  // here; they are released after the elimination, so that a failed
-  // unpivoted attempt can assemble the front again instead of keeping a
-  // copy of it.
-  // A root without delays from its children is exactly its factor's slot
-  // (k + r = m rows, k = m columns): it is assembled and factorized there
-  // when its pivots end in order (the unpivoted kernel's, or the blocked
-  // a-posteriori kernel's when it takes every pivot itself), so that
-  // neither the workspace nor a copy of the factor touches m^2 more
-  // memory. Any other outcome moves to the workspace.
-  const bool root_in_slot = sym.front_parent[f] == -1 && r == 0 && nd == 0 &&
-                            kernels.unpivoted_ldlt != nullptr &&
-                            p >= kMinUnpivotedColumns;
-  double* front = root_in_slot
-                      ? factors->l_pool.get() + sym.factor_offset[f]
-                      : GrowScratch(ws.front, static_cast<int64_t>(m) * m);
-  auto at = [&](int i, int j) -> double& {
-    return front[static_cast<size_t>(j) * m + i];
+  // The front is kept in two parts: its p fully summed columns over all m
+  // rows (`front`, leading dimension m), which the dense kernels work on,
+  // and its contribution block, the lower triangle of rows and columns
+  // p..m-1 (`cb_block`, leading dimension r), which only the Schur update
+  // writes. Without delays from the children the fully summed columns are
+  // the factor's own slot (m rows, k = p columns, the same layout) when the
+  // unpivoted kernel is tried: the front is assembled and factorized there,
+  // and when its pivots end in order (the unpivoted kernel's, or the
+  // blocked a-posteriori kernel's when it takes every pivot itself) L is
+  // already in place, with no m x p copy. Any other outcome works in the
+  // workspace.
+  bool in_slot =
+      nd == 0 && kernels.unpivoted_ldlt != nullptr && p >= kMinUnpivotedColumns;
+  const size_t fs_size = static_cast<size_t>(m) * p;
+  const size_t cb_size = static_cast<size_t>(r) * r;
+  double* front = nullptr;
+  double* cb_block = nullptr;
+  auto place = [&]() {
+    if (in_slot) {
+      front = factors->l_pool.get() + sym.factor_offset[f];
+      cb_block = GrowScratch(ws.front, cb_size);
+    } else {
+      front = GrowScratch(ws.front, fs_size + cb_size);
+      cb_block = front + fs_size;
+    }
   };
+  place();
+  auto at = [&](int i, int j) -> double& {
+    return j < p ? front[static_cast<size_t>(j) * m + i]
+                 : cb_block[static_cast<size_t>(j - p) * r + (i - p)];
+  };
+  // Column j from row `first` on (first >= p for a contribution column).
+  auto column = [&](int j, int first) { return &at(first, j); };
   int* child_row = Grow(ws.child_row, m);
   auto assemble = [&]() {
     // Zeroed by column chunks, tasks of the arena on a large front (the
@@ -167,11 +178,11 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
           const int j1 = std::min(m, j0 + kZeroChunk);
           for (int j = j0; j < j1; ++j) {
             const int first = j < p ? 0 : j;
-            std::memset(&at(first, j), 0, sizeof(double) * (m - first));
+            std::memset(column(j, first), 0, sizeof(double) * (m - first));
           }
         });
     for (int32_t c = col_begin; c < col_end; ++c) {
-      double* col = &at(nd, nd + (c - col_begin));
+      double* col = column(nd + (c - col_begin), nd);
       for (int64_t e = sym.col_ptr[c]; e < sym.col_ptr[c + 1]; ++e) {
         col[sym.entry_local[e]] += values[e];
       }
@@ -189,8 +200,12 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
                                  : cb.values.data();
       for (int b = 0; b < rc; ++b) {
         const double* src = packed + PackedColumn(rc, b) - b;
-        double* col = &at(0, child_row[b]);
-        for (int a = b; a < rc; ++a) col[child_row[a]] += src[a];
+        // The child's rows a >= b land on rows >= child_row[b] (the plan is
+        // monotone): in the parent's lower triangle.
+        const int j = child_row[b];
+        const int first = j < p ? 0 : j;
+        double* col = column(j, first);
+        for (int a = b; a < rc; ++a) col[child_row[a] - first] += src[a];
       }
       delayed_base += ndc;
     }
@@ -230,9 +245,8 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     } else if (!app) {
       // The pivoting kernel's pivot order is its own: its front is in the
       // workspace, and the factor is gathered from there.
-      if (root_in_slot) {
-        front = GrowScratch(ws.front, static_cast<int64_t>(m) * m);
-      }
+      in_slot = false;
+      place();
       assemble();
       taken = 0;
     }
@@ -248,10 +262,11 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     int* moved = Grow(ws.dense_work, p);
     for (int t = 0; t < p; ++t) moved[t] = global[perm[t]];
     std::copy(moved, moved + p, global);
-    if (root_in_slot && !std::is_sorted(order, order + p)) {
-      // The pivoting kernel took the last columns: gather from a copy.
-      double* copy = GrowScratch(ws.front, static_cast<int64_t>(m) * m);
-      std::copy(front, front + static_cast<size_t>(m) * m, copy);
+    if (in_slot && !std::is_sorted(order, order + p)) {
+      // The pivoting kernel took the last columns: L is gathered from a
+      // copy of the fully summed columns.
+      double* copy = GrowScratch(ws.gather, fs_size);
+      std::copy(front, front + fs_size, copy);
       front = copy;
     }
   } else if (!unpivoted) {
@@ -324,7 +339,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     fr.d_off[t] = d_off[t];
     fr.pivot_size[t] = static_cast<int8_t>(size[t]);
   }
-  // The root factorized in its slot already holds L below the diagonal.
+  // A front factorized in its slot already holds L below the diagonal.
   const bool in_place = front == fr.l.data();
   for (int t = 0; t < q; ++t) {
     double* col = &fr.l[static_cast<size_t>(t) * ld];
@@ -365,7 +380,7 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
           for (int i = 0; i < r; ++i) w0[i] = l0[i] * d;
         }
       }
-      kernels.schur_update(r, q, lu, ld, w, r, &at(p, p), m);
+      kernels.schur_update(r, q, lu, ld, w, r, cb_block, r);
     }
     ContributionBlock& cb = cbs[f];
     cb.num_delayed = nd_out;

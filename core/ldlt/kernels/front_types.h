@@ -88,9 +88,11 @@ struct FrontCounts {
 // fresh pages. `stack` holds the contribution blocks of a postorder run
 // (stack_top doubles in use).
 struct FrontWorkspace {
-  // The front, the Schur update's W and the contribution-block stack grow
-  // without being zeroed (they are written before they are read).
-  UninitializedVector<double> front, w, stack;
+  // The front (its fully summed columns, then its contribution block), a
+  // copy of the fully summed columns to gather L from, the Schur update's
+  // W and the contribution-block stack grow without being zeroed (they are
+  // written before they are read).
+  UninitializedVector<double> front, gather, w, stack;
   std::vector<double> d_diag, d_off, panel;
   std::vector<int> order, size, local_row, child_row, dense_work, perm;
   std::vector<int32_t> global;
@@ -128,8 +130,8 @@ struct FrontKernels {
   kernels::DenseLdltCounts (*app_ldlt)(double* f, int m, int p,
                                        const kernels::DenseLdltParams& params,
                                        int* perm, int* order, int* size,
-                                       double* d_diag, double* d_off,
-                                       int block, int first) = nullptr;
+                                       double* d_diag, double* d_off, int block,
+                                       int first) = nullptr;
 };
 
 // Factorizes front f of `sym` with the permuted, scaled and shifted values
