@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cblas.h"
-#include "core/dense/kernels/cpu/chunked_trsm.h"
+#include "core/dense/kernels/cpu/dense_chunks.h"
 #include "core/dense/kernels/dense_ldlt_blocked.h"
 #include "core/kernels/cpu/parallel.h"
 
@@ -16,10 +16,6 @@ namespace {
 
 using kernels::DenseLdltCounts;
 using kernels::DenseLdltParams;
-
-// Columns per update task (as in the other blocked kernels: dgemm runs at
-// its speed from about this width).
-constexpr int kUpdateChunk = 256;
 
 class AppLdlt {
  public:
@@ -222,10 +218,11 @@ class AppLdlt {
     }
     const double* lp = Col(j0) + r0;
     const double* wd = wd_.data();
+    const int chunk_columns = UpdateChunkColumns(rest);
     kernels::cpu::ForEachChunkInArena(
-        kernels::cpu::ChunkCount(rest, kUpdateChunk), [&](int64_t chunk) {
-          const int c0 = static_cast<int>(chunk) * kUpdateChunk;
-          const int nc = std::min(kUpdateChunk, rest - c0);
+        kernels::cpu::ChunkCount(rest, chunk_columns), [&](int64_t chunk) {
+          const int c0 = static_cast<int>(chunk) * chunk_columns;
+          const int nc = std::min(chunk_columns, rest - c0);
           cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, rows - c0, nc,
                       kept, -1.0, lp + c0, m_, wd + c0, rows, 1.0,
                       Col(r0 + c0) + r0 + c0, m_);

@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "cblas.h"
-#include "core/dense/kernels/cpu/chunked_trsm.h"
+#include "core/dense/kernels/cpu/dense_chunks.h"
 #include "core/kernels/cpu/parallel.h"
 
 extern "C" void dpotrf_(const char* uplo, const int* n, double* a,
@@ -19,10 +19,6 @@ namespace {
 // Columns per block: the diagonal block is factorized by plain loops
 // (O(m nb) per column), the rest by dtrsm and dgemm with inner dimension nb.
 constexpr int kBlock = 128;
-// Columns per update task: large enough for dgemm to run at its speed,
-// small enough that the tasks of one block balance over a few threads.
-constexpr int kUpdateChunk = 256;
-
 // The 1x1 test of the pivoting kernels (dense_ldlt::SearchPivot, first
 // pass) on pivot a with column maximum g.
 bool Passes(double a, double g, const kernels::DenseLdltParams& params) {
@@ -125,6 +121,11 @@ int DenseUnpivotedLdlt(double* f, int m, int p,
         for (int i = t + 1; i < c1; ++i) ct[i] *= inv;
       }
     }
+    // A pivot that fails on the block's own rows fails: no need to solve
+    // the rows below.
+    for (int t = 0; t < b; ++t) {
+      if (!Passes(d[c0 + t], gmax[t], params)) return fail();
+    }
     // The current columns of the rows below, out of place:
     // W = A21 L11^{-T} (= L21 D), tested before anything is written.
     w->resize(static_cast<size_t>(below) * b);
@@ -158,10 +159,11 @@ int DenseUnpivotedLdlt(double* f, int m, int p,
     // chunk's diagonal block is computed whole; its upper part is unused).
     const int rest = p - c1;
     const double* l21 = col(c0) + c1;
+    const int chunk_columns = UpdateChunkColumns(rest);
     kernels::cpu::ForEachChunkInArena(
-        kernels::cpu::ChunkCount(rest, kUpdateChunk), [&](int64_t chunk) {
-          const int j0 = static_cast<int>(chunk) * kUpdateChunk;
-          const int nj = std::min(kUpdateChunk, rest - j0);
+        kernels::cpu::ChunkCount(rest, chunk_columns), [&](int64_t chunk) {
+          const int j0 = static_cast<int>(chunk) * chunk_columns;
+          const int nj = std::min(chunk_columns, rest - j0);
           cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, below - j0, nj,
                       b, -1.0, l21 + j0, m, wd + j0, below, 1.0,
                       col(c1 + j0) + c1 + j0, m);
