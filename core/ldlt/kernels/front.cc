@@ -28,6 +28,23 @@ constexpr int kMinUnpivotedColumns = 64;
 // A thread keeps at most this many doubles (8 MB) per scratch array.
 constexpr size_t kKeepDoubles = size_t{1} << 20;
 
+// Calls body(b0, b1) on column ranges covering [0, n): one range for a
+// small block; chunks of 64 columns as tasks of the arena for a large one
+// (body must write only its own columns).
+template <typename Body>
+void ForEachColumnChunk(int n, Body&& body) {
+  constexpr int kSerialColumns = 256, kChunk = 64;
+  if (n < kSerialColumns) {
+    body(0, n);
+    return;
+  }
+  kernels::cpu::ForEachChunkInArena(
+      kernels::cpu::ChunkCount(n, kChunk), [&](int64_t chunk) {
+        const int b0 = static_cast<int>(chunk) * kChunk;
+        body(b0, std::min(n, b0 + kChunk));
+      });
+}
+
 // Grows v to at least `size` entries (allocates only when it must).
 template <typename Vector>
 auto* Grow(Vector& v, int64_t size) {
@@ -198,15 +215,20 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       const double* packed = cb.stack_offset >= 0
                                  ? ws.stack.data() + cb.stack_offset
                                  : cb.values.data();
-      for (int b = 0; b < rc; ++b) {
-        const double* src = packed + PackedColumn(rc, b) - b;
-        // The child's rows a >= b land on rows >= child_row[b] (the plan is
-        // monotone): in the parent's lower triangle.
-        const int j = child_row[b];
-        const int first = j < p ? 0 : j;
-        double* col = column(j, first);
-        for (int a = b; a < rc; ++a) col[child_row[a] - first] += src[a];
-      }
+      // The child's columns go to distinct columns of the front: column
+      // chunks of a large block are tasks (each entry still receives its
+      // children's contributions in their order).
+      ForEachColumnChunk(rc, [&](int b0, int b1) {
+        for (int b = b0; b < b1; ++b) {
+          const double* src = packed + PackedColumn(rc, b) - b;
+          // The child's rows a >= b land on rows >= child_row[b] (the plan
+          // is monotone): in the parent's lower triangle.
+          const int j = child_row[b];
+          const int first = j < p ? 0 : j;
+          double* col = column(j, first);
+          for (int a = b; a < rc; ++a) col[child_row[a] - first] += src[a];
+        }
+      });
       delayed_base += ndc;
     }
   };
@@ -396,11 +418,19 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       cb.values.resize(PackedSize(rc));
       packed = cb.values.data();
     }
-    for (int b = 0; b < rc; ++b) {
-      const int lb = local_row[q + b];
-      double* dst = packed + PackedColumn(rc, b) - b;
-      for (int a = b; a < rc; ++a) dst[a] = at(local_row[q + a], lb);
-    }
+    ForEachColumnChunk(rc, [&](int b0, int b1) {
+      for (int b = b0; b < b1; ++b) {
+        double* dst = packed + PackedColumn(rc, b) - b;
+        if (b >= nd_out) {
+          // An update column: rows b.. of the contribution block as they lie.
+          const double* src = cb_block + static_cast<size_t>(b - nd_out) * r;
+          std::copy(src + (b - nd_out), src + r, dst + b);
+          continue;
+        }
+        const int lb = local_row[q + b];
+        for (int a = b; a < rc; ++a) dst[a] = at(local_row[q + a], lb);
+      }
+    });
   }
   if (m >= kTimedFrontRows) {
     counts->seconds =
