@@ -98,8 +98,9 @@ class AppLdlt {
       return blk_[static_cast<size_t>(pi_[t]) * b + pi_[s]];
     };
 
-    // 2. The rows below in pivot order (x_), W = X L11^{-T} for the local
-    // pivots, L21 = W D^{-1} tested column by column.
+    // 2. The rows below in pivot order (x_), solved in place for the local
+    // pivots: W = X L11^{-T} (= L21 D), and L21 = W D^{-1} tested column by
+    // column without being stored.
     x_.resize(static_cast<size_t>(below) * b);
     for (int t = 0; t < b; ++t) {
       const double* src = Col(j0 + pi_[t]) + j1;
@@ -114,44 +115,28 @@ class AppLdlt {
           l11_[static_cast<size_t>(t) * ql + s] = lblk(s, t);
         }
       }
-      w_.assign(x_.begin(), x_.begin() + static_cast<size_t>(below) * ql);
-      ChunkedUnitLowerTrsmRight(below, ql, l11_.data(), ql, w_.data(), below);
-      l21_.resize(static_cast<size_t>(below) * ql);
+      ChunkedUnitLowerTrsmRight(below, ql, l11_.data(), ql, x_.data(), below);
       const double bound = 1.0 / params_.threshold;
-      for (int t = 0; t < ql; ++t) {
-        const double* w0 = w_.data() + static_cast<size_t>(t) * below;
-        double* l0 = l21_.data() + static_cast<size_t>(t) * below;
-        double lmax = 0;
-        if (lsize_[t] == 2) {
-          const double a = ldiag_[t], c = ldiag_[t + 1], o = loff_[t];
-          const double det = a * c - o * o;
-          const double i11 = c / det, i12 = -o / det, i22 = a / det;
-          const double* w1 = w0 + below;
-          double* l1 = l0 + below;
-          for (int i = 0; i < below; ++i) {
-            l0[i] = w0[i] * i11 + w1[i] * i12;
-            l1[i] = w0[i] * i12 + w1[i] * i22;
-            lmax = std::max(lmax, std::max(std::fabs(l0[i]), std::fabs(l1[i])));
-          }
-        } else {
-          const double inv = 1.0 / ldiag_[t];
-          for (int i = 0; i < below; ++i) {
-            l0[i] = w0[i] * inv;
-            lmax = std::max(lmax, std::fabs(l0[i]));
-          }
-        }
-        if (!(lmax <= bound)) {
+      for (int t = 0; t < ql; t += lsize_[t] == 2 ? 2 : 1) {
+        if (!(ScaledMax(t, below) <= bound)) {
           kept = t;
           break;
         }
-        if (lsize_[t] == 2) ++t;
       }
     }
     if (kept == 0) return 0;
 
     // 3. Commit: rows j0..j1-1 of the earlier pivots' columns, the block's
-    // columns (kept pivots: L; the others: their values back), the record
-    // of the kept pivots and the permutation.
+    // columns (kept pivots: L; the others: their values back, from the
+    // front for the columns the solve overwrote in x_), the record of the
+    // kept pivots and the permutation.
+    const int restored = std::max(0, ql - kept);  // solved, not kept
+    saved_.resize(static_cast<size_t>(below) * restored);
+    for (int t = kept; t < ql; ++t) {
+      const double* src = Col(j0 + pi_[t]) + j1;
+      std::copy(src, src + below,
+                saved_.data() + static_cast<size_t>(t - kept) * below);
+    }
     rowtmp_.resize(b);
     for (int c = 0; c < j0; ++c) {
       double* col = Col(c) + j0;
@@ -164,16 +149,18 @@ class AppLdlt {
         col[j0 + t] = 1.0;
         for (int s = t + 1; s < b; ++s) col[j0 + s] = lblk(s, t);
         if (lsize_[t] == 2) col[j0 + t + 1] = 0.0;
-        const double* l = l21_.data() + static_cast<size_t>(t) * below;
-        std::copy(l, l + below, col + j1);
-      } else {
-        for (int s = t; s < b; ++s) {
-          col[j0 + s] = orig_[static_cast<size_t>(pi_[t]) * b + pi_[s]];
-        }
-        const double* x = x_.data() + static_cast<size_t>(t) * below;
-        std::copy(x, x + below, col + j1);
+        continue;
       }
+      for (int s = t; s < b; ++s) {
+        col[j0 + s] = orig_[static_cast<size_t>(pi_[t]) * b + pi_[s]];
+      }
+      const double* x =
+          t < ql ? saved_.data() + static_cast<size_t>(t - kept) * below
+                 : x_.data() + static_cast<size_t>(t) * below;
+      std::copy(x, x + below, col + j1);
     }
+    for (int t = 0; t < kept; t += lsize_[t] == 2 ? 2 : 1)
+      StoreL21(j0, t, below);
     for (int t = 0; t < kept; ++t) {
       size_[j0 + t] = lsize_[t];
       d_diag_[j0 + t] = ldiag_[t];
@@ -192,42 +179,99 @@ class AppLdlt {
 
     // 4. The kept pivots update the remaining fully summed columns (the
     // block's others included) over their rows r0..m-1:
-    // F(c0:m, c0:c1) -= L(c0:m, P) (L D)(c0:c1, P)^T, a chunk a task (a
-    // chunk's diagonal block is computed whole; its upper part is unused).
+    // F(c0:m, c0:c1) -= L(c0:m, P) W(c0:c1, P)^T with W = L D: for the
+    // columns below the block W is x_ (the solve's result), for the block's
+    // other columns it is formed here. A chunk a task (a chunk's diagonal
+    // block is computed whole; its upper part is unused).
     const int r0 = j0 + kept;
-    const int rows = m_ - r0;
     const int rest = p_ - r0;
     if (rest == 0) return kept;
-    wd_.resize(static_cast<size_t>(rows) * kept);
+    const int inside = j1 - r0;  // the block's columns not kept
+    wd_.resize(static_cast<size_t>(inside) * kept);
     for (int t = 0; t < kept; ++t) {
       const double* l0 = Col(j0 + t) + r0;
-      double* w0 = wd_.data() + static_cast<size_t>(t) * rows;
+      double* w0 = wd_.data() + static_cast<size_t>(t) * inside;
       if (lsize_[t] == 2) {
         const double* l1 = l0 + m_;
-        double* w1 = w0 + rows;
+        double* w1 = w0 + inside;
         const double a = ldiag_[t], o = loff_[t], c = ldiag_[t + 1];
-        for (int i = 0; i < rows; ++i) {
+        for (int i = 0; i < inside; ++i) {
           w0[i] = l0[i] * a + l1[i] * o;
           w1[i] = l0[i] * o + l1[i] * c;
         }
         ++t;
       } else {
         const double d = ldiag_[t];
-        for (int i = 0; i < rows; ++i) w0[i] = l0[i] * d;
+        for (int i = 0; i < inside; ++i) w0[i] = l0[i] * d;
       }
     }
-    const double* lp = Col(j0) + r0;
-    const double* wd = wd_.data();
-    const int chunk_columns = UpdateChunkColumns(rest);
-    kernels::cpu::ForEachChunkInArena(
-        kernels::cpu::ChunkCount(rest, chunk_columns), [&](int64_t chunk) {
-          const int c0 = static_cast<int>(chunk) * chunk_columns;
-          const int nc = std::min(chunk_columns, rest - c0);
-          cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, rows - c0, nc,
-                      kept, -1.0, lp + c0, m_, wd + c0, rows, 1.0,
-                      Col(r0 + c0) + r0 + c0, m_);
-        });
+    const double* lp = Col(j0) + r0;  // L's rows r0..m-1, leading dim m
+    auto update = [&](int c0, int nc, const double* w, int ldw) {
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, m_ - r0 - c0, nc,
+                  kept, -1.0, lp + c0, m_, w, ldw, 1.0, Col(r0 + c0) + r0 + c0,
+                  m_);
+    };
+    const int outside = rest - inside;  // columns j1..p-1
+    const int chunk_columns = UpdateChunkColumns(outside);
+    const int64_t chunks =
+        (inside > 0 ? 1 : 0) + kernels::cpu::ChunkCount(outside, chunk_columns);
+    kernels::cpu::ForEachChunkInArena(chunks, [&](int64_t chunk) {
+      if (inside > 0 && chunk == 0) {
+        update(0, inside, wd_.data(), inside);
+        return;
+      }
+      const int c0 =
+          static_cast<int>(chunk - (inside > 0 ? 1 : 0)) * chunk_columns;
+      const int nc = std::min(chunk_columns, outside - c0);
+      update(inside + c0, nc, x_.data() + c0, below);
+    });
     return kept;
+  }
+
+  // The largest |L21| of pivot t (both columns of a 2x2) from its W
+  // columns in x_.
+  double ScaledMax(int t, int below) const {
+    const double* w0 = x_.data() + static_cast<size_t>(t) * below;
+    double lmax = 0;
+    if (lsize_[t] == 2) {
+      const double a = ldiag_[t], c = ldiag_[t + 1], o = loff_[t];
+      const double det = a * c - o * o;
+      const double i11 = c / det, i12 = -o / det, i22 = a / det;
+      const double* w1 = w0 + below;
+      for (int i = 0; i < below; ++i) {
+        const double l0 = w0[i] * i11 + w1[i] * i12;
+        const double l1 = w0[i] * i12 + w1[i] * i22;
+        lmax = std::max(lmax, std::max(std::fabs(l0), std::fabs(l1)));
+      }
+      return lmax;
+    }
+    const double inv = 1.0 / ldiag_[t];
+    for (int i = 0; i < below; ++i) {
+      lmax = std::max(lmax, std::fabs(w0[i] * inv));
+    }
+    return lmax;
+  }
+
+  // L21 = W D^{-1} of pivot t (both columns of a 2x2) into the front's
+  // column(s) j0 + t below the block.
+  void StoreL21(int j0, int t, int below) {
+    const int j1 = m_ - below;
+    const double* w0 = x_.data() + static_cast<size_t>(t) * below;
+    double* l0 = Col(j0 + t) + j1;
+    if (lsize_[t] == 2) {
+      const double a = ldiag_[t], c = ldiag_[t + 1], o = loff_[t];
+      const double det = a * c - o * o;
+      const double i11 = c / det, i12 = -o / det, i22 = a / det;
+      const double* w1 = w0 + below;
+      double* l1 = l0 + m_;
+      for (int i = 0; i < below; ++i) {
+        l0[i] = w0[i] * i11 + w1[i] * i12;
+        l1[i] = w0[i] * i12 + w1[i] * i22;
+      }
+      return;
+    }
+    const double inv = 1.0 / ldiag_[t];
+    for (int i = 0; i < below; ++i) l0[i] = w0[i] * inv;
   }
 
   // The columns q..p-1, current, to the pivoting kernel on a compact copy
@@ -268,7 +312,7 @@ class AppLdlt {
   const int first_;
   DenseLdltCounts counts_;
   // Per-block scratch, kept across blocks.
-  std::vector<double> blk_, orig_, x_, l11_, w_, l21_, wd_, rowtmp_;
+  std::vector<double> blk_, orig_, x_, saved_, l11_, wd_, rowtmp_;
   std::vector<double> ldiag_, loff_, gbelow_;
   std::vector<int> pi_, lsize_, work_, permtmp_;
 };
