@@ -408,8 +408,10 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     cb.num_delayed = nd_out;
     cb.size = rc;
     cb.delayed_rows.assign(fr.rows.begin() + q, fr.rows.begin() + q + nd_out);
+    // A block beyond the workspace's kept size goes to the heap: on the
+    // stack it would make the stack grow, moving every block below it.
     double* packed;
-    if (cb_on_stack) {
+    if (cb_on_stack && PackedSize(rc) <= static_cast<int64_t>(kKeepDoubles)) {
       cb.stack_offset = ws.stack_top;
       ws.stack_top += PackedSize(rc);
       packed = Grow(ws.stack, ws.stack_top) + cb.stack_offset;

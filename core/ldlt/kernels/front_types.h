@@ -64,10 +64,10 @@ struct FrontFactors {
 // over them, packed by columns (PackedColumn).
 struct ContributionBlock {
   int32_t num_delayed = 0;
-  int32_t size = 0;                   // rc
-  int64_t stack_offset = -1;          // >= 0: on the workspace stack here
-  std::vector<double> values;         // otherwise here
-  std::vector<int32_t> delayed_rows;  // num_delayed permuted indices
+  int32_t size = 0;                    // rc
+  int64_t stack_offset = -1;           // >= 0: on the workspace stack here
+  UninitializedVector<double> values;  // otherwise here
+  std::vector<int32_t> delayed_rows;   // num_delayed permuted indices
 };
 
 struct FrontCounts {
