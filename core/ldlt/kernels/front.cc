@@ -21,11 +21,14 @@ namespace factord::internal {
 namespace {
 constexpr int kMinDelayBudget = 0;
 // Fronts with at least this many fully summed columns try the unpivoted
-// blocked LDL^T first (FrontKernels::unpivoted_ldlt); a failed attempt costs
-// a second assembly of the front. Half the kernel's block of 128 columns:
-// a choice, not a measured optimum.
+// blocked LDL^T first (FrontKernels::unpivoted_ldlt), and the blocked
+// a-posteriori pivoting kernel where it stops. Half the unpivoted kernel's
+// block of 128 columns: a choice, not a measured optimum.
 constexpr int kMinUnpivotedColumns = 64;
-// A thread keeps at most this many doubles (8 MB) per scratch array.
+// Between factorizations a thread keeps its front and its stack up to this
+// many doubles (64 MB) each, its other scratch arrays up to kKeepDoubles
+// (8 MB) each (FrontWorkspace).
+constexpr size_t kKeepFrontDoubles = size_t{1} << 23;
 constexpr size_t kKeepDoubles = size_t{1} << 20;
 
 // Calls body(b0, b1) on column ranges covering [0, n): one range for a
@@ -63,8 +66,8 @@ auto* GrowScratch(Vector& v, int64_t size) {
 }
 
 template <typename Vector>
-void Release(Vector& v) {
-  if (v.capacity() > kKeepDoubles) Vector().swap(v);
+void Release(Vector& v, size_t keep = kKeepDoubles) {
+  if (v.capacity() > keep) Vector().swap(v);
 }
 }  // namespace
 
@@ -95,6 +98,11 @@ void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
   // with the fronts a thread meets (a thread that runs a small subtree never
   // touches the root's m^2).
   const int64_t m = sym.max_front;
+  // The stack's capacity for the whole traversal when it is to be kept, so
+  // that it never moves.
+  if (sym.max_stack <= static_cast<int64_t>(kKeepFrontDoubles)) {
+    stack.reserve(sym.max_stack);
+  }
   Grow(d_diag, m);
   Grow(d_off, m);
   Grow(order, m);
@@ -106,11 +114,11 @@ void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
 }
 
 void FrontWorkspace::Trim() {
-  Release(front);
+  Release(front, kKeepFrontDoubles);
   Release(gather);
   Release(w);
   Release(panel);
-  if (stack_top == 0) Release(stack);
+  if (stack_top == 0) Release(stack, kKeepFrontDoubles);
 }
 
 FrontWorkspace& ThreadFrontWorkspace() {
@@ -408,10 +416,14 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
     cb.num_delayed = nd_out;
     cb.size = rc;
     cb.delayed_rows.assign(fr.rows.begin() + q, fr.rows.begin() + q + nd_out);
-    // A block beyond the workspace's kept size goes to the heap: on the
-    // stack it would make the stack grow, moving every block below it.
+    // A large block that does not fit the stack's capacity goes to the
+    // heap: on the stack it would make the stack grow, moving every block
+    // below it.
     double* packed;
-    if (cb_on_stack && PackedSize(rc) <= static_cast<int64_t>(kKeepDoubles)) {
+    const int64_t packed_size = PackedSize(rc);
+    if (cb_on_stack && (packed_size <= static_cast<int64_t>(kKeepDoubles) ||
+                        ws.stack_top + packed_size <=
+                            static_cast<int64_t>(ws.stack.capacity()))) {
       cb.stack_offset = ws.stack_top;
       ws.stack_top += PackedSize(rc);
       packed = Grow(ws.stack, ws.stack_top) + cb.stack_offset;
