@@ -18,10 +18,12 @@
 //                   [--check]
 //
 // Output, one JSON object a line: the machine; OpenBLAS' dgemm; one line a
-// dense front (ldlt's pivoting and unpivoted dense kernels on a full m x m
-// front, random indefinite, quasi-definite and SPD, GFlop/s = (m^3/3)/t); one
-// line a case (medians of --repeats runs of each solver; factord's GFlop/s
-// from FactorReport.factor_flops); a summary.
+// dense front (ldlt's dense kernels on a full m x m front, random
+// indefinite, quasi-definite and SPD, GFlop/s = (m^3/3)/t); one line a case
+// (medians of --repeats runs of each solver; factord's GFlop/s from
+// FactorReport.factor_flops; its largest front's time the median over the
+// runs, and the first run's apart: the runs after a process' first reuse
+// the numeric workspace, as every refactorization does); a summary.
 // scripts/plot_scale.py draws them (docs/measurements/scale_benchmark.md).
 // --check verifies the generators on small sizes and prints nothing else.
 //
@@ -47,6 +49,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/base/timer.h"
+#include "core/dense/kernels/dense_ldlt_app.h"
 #include "core/dense/kernels/dense_ldlt_blocked.h"
 #include "core/dense/kernels/dense_ldlt_unpivoted.h"
 #include "core/kernels/cpu/parallel.h"
@@ -205,19 +208,32 @@ const char* FrontKindName(FrontKind kind) {
 // kernels, called as ldlt calls them: inside the TBB arena of `threads`
 // threads with OpenBLAS on one thread (core/kernels/cpu/blas_threads.h).
 //   pivoting:   internal::DenseBlockedPartialLdlt (1x1 and 2x2 pivots,
-//               panels of 32), ldlt's kernel for every front before the
-//               unpivoted attempt and its fallback after a failed one;
+//               panels of 32), ldlt's kernel for fronts below 64 fully
+//               summed columns and the a-posteriori kernel's last resort;
 //   unpivoted:  internal::DenseUnpivotedLdlt (blocked, 1x1 pivots in order,
 //               threshold test a posteriori), ldlt's first attempt on fronts
-//               of 64 or more fully summed columns: its Cholesky path.
+//               of 64 or more fully summed columns: its Cholesky path;
+//   app:        ldlt's whole path on such a front: the unpivoted kernel,
+//               then internal::DenseAppPartialLdlt (blocked, 1x1 and 2x2
+//               pivots within 64-column blocks, threshold test a
+//               posteriori) from the block where it stopped.
 // The matrix: random symmetric indefinite (entries uniform in [-1, 1]: the
 // unpivoted kernel fails its test), quasi-definite (the same plus m on the
 // first 2m/3 diagonal entries and -m on the others, the kind of front a
 // regularized saddle point gives: every pivot in order passes) or SPD (the
 // first plus m on the diagonal). Median of `repeats` timings after one
 // warm-up; the copy of the input is not timed. GFlop/s = (m^3/3) / t.
-std::string FrontJson(int m, FrontKind kind, bool unpivoted, int repeats,
+enum class FrontKernel { kPivoting, kUnpivoted, kApp };
+
+const char* FrontKernelName(FrontKernel kernel) {
+  return kernel == FrontKernel::kPivoting    ? "pivoting"
+         : kernel == FrontKernel::kUnpivoted ? "unpivoted"
+                                             : "app";
+}
+
+std::string FrontJson(int m, FrontKind kind, FrontKernel kernel, int repeats,
                       int threads) {
+  const bool unpivoted = kernel == FrontKernel::kUnpivoted;
   const int previous = openblas_get_num_threads();
   openblas_set_num_threads(1);
   std::mt19937 gen(1000 + m);
@@ -235,7 +251,7 @@ std::string FrontJson(int m, FrontKind kind, bool unpivoted, int repeats,
     }
   }
   std::vector<double> f(original.size()), d_diag(m), d_off(m), scratch;
-  std::vector<int> order(m), size(m), work(m);
+  std::vector<int> order(m), size(m), work(m), perm(m);
   kernels::DenseLdltParams params;
   params.force = true;
   std::vector<double> times;
@@ -248,6 +264,16 @@ std::string FrontJson(int m, FrontKind kind, bool unpivoted, int repeats,
       if (unpivoted) {
         passed = internal::DenseUnpivotedLdlt(f.data(), m, m, params,
                                               d_diag.data(), &scratch) == m;
+      } else if (kernel == FrontKernel::kApp) {
+        const int taken = internal::DenseUnpivotedLdlt(f.data(), m, m, params,
+                                                       d_diag.data(), &scratch);
+        counts.eliminated = m;
+        counts.two_by_two = counts.perturbed = 0;
+        if (taken < m) {
+          counts = internal::DenseAppPartialLdlt(
+              f.data(), m, m, params, perm.data(), order.data(), size.data(),
+              d_diag.data(), d_off.data(), internal::kAppBlock, taken);
+        }
       } else {
         counts = internal::DenseBlockedPartialLdlt(
             f.data(), m, m, params, order.data(), size.data(), d_diag.data(),
@@ -261,9 +287,8 @@ std::string FrontJson(int m, FrontKind kind, bool unpivoted, int repeats,
   const double flops = double{1} * m * m * m / 3;
   std::string line = absl::StrCat(
       "{\"front\":{\"m\":", m, ",\"kind\":", Str(FrontKindName(kind)),
-      ",\"kernel\":", unpivoted ? "\"unpivoted\"" : "\"pivoting\"",
-      ",\"threads\":", threads, ",\"blas_threads\":1", ",\"repeats\":", repeats,
-      ",\"seconds\":", Num(t));
+      ",\"kernel\":", Str(FrontKernelName(kernel)), ",\"threads\":", threads,
+      ",\"blas_threads\":1", ",\"repeats\":", repeats, ",\"seconds\":", Num(t));
   if (unpivoted) {
     absl::StrAppend(&line, ",\"passed\":", passed ? "true" : "false",
                     ",\"gflops\":", Num(passed ? flops / t / 1e9 : NAN));
@@ -329,7 +354,7 @@ struct Ratios {
 // runs).
 struct Timings {
   std::vector<double> analyze, preprocess, factorize, solve, substitution,
-      refinement;
+      refinement, largest_front;
 };
 
 // A peer's JSON object: medians of its runs' timings, the last run's counts
@@ -393,12 +418,14 @@ std::string CaseJson(const ModelProblem& p, double generate_s,
     t.solve.push_back(ours.solve.solve_s);
     t.substitution.push_back(ours.solve.substitution_s);
     t.refinement.push_back(ours.solve.refinement_s);
+    t.largest_front.push_back(ours.factor.largest_front_s);
   }
   double ours_af = NAN, ours_solve = NAN;
   absl::StrAppend(&line, ",\"factord\":{\"ok\":", ours.ok ? "true" : "false");
   if (ours.ok) {
     const FactorReport& f = ours.factor;
     const double factorize_s = Median(t.factorize);
+    const double largest_s = Median(t.largest_front);
     ours_af = Median(t.analyze) + Median(t.preprocess) + factorize_s;
     ours_solve = Median(t.solve);
     const bool match = SameInertia(f.inertia, p.expected);
@@ -417,10 +444,12 @@ std::string CaseJson(const ModelProblem& p, double generate_s,
         Num(f.factor_flops > 0 ? f.factor_flops / factorize_s / 1e9 : NAN),
         ",\"largest_front\":", f.largest_front,
         ",\"largest_front_flops\":", Num(f.largest_front_flops),
-        ",\"largest_front_s\":", Num(f.largest_front_s),
-        ",\"largest_front_gflops\":",
-        Num(f.largest_front_s > 0
-                ? f.largest_front_flops / f.largest_front_s / 1e9
+        ",\"largest_front_s\":", Num(largest_s), ",\"largest_front_gflops\":",
+        Num(largest_s > 0 ? f.largest_front_flops / largest_s / 1e9 : NAN),
+        ",\"largest_front_first_s\":", Num(t.largest_front.front()),
+        ",\"largest_front_first_gflops\":",
+        Num(t.largest_front.front() > 0
+                ? f.largest_front_flops / t.largest_front.front() / 1e9
                 : NAN),
         ",\"ordering\":", Str(f.ordering),
         ",\"ordering_note\":", Str(f.ordering_note),
@@ -663,10 +692,12 @@ int Main(int argc, char** argv) {
       if (m > config.max_front) continue;
       for (FrontKind kind : {FrontKind::kIndefinite, FrontKind::kQuasiDefinite,
                              FrontKind::kSpd}) {
-        for (bool unpivoted : {false, true}) {
+        for (FrontKernel kernel :
+             {FrontKernel::kPivoting, FrontKernel::kUnpivoted,
+              FrontKernel::kApp}) {
           std::printf(
               "%s\n",
-              FrontJson(m, kind, unpivoted, config.repeats, threads).c_str());
+              FrontJson(m, kind, kernel, config.repeats, threads).c_str());
           std::fflush(stdout);
         }
       }

@@ -100,7 +100,8 @@ def subtitle(machine):
 
 def gflops_panel(plt, cases, fronts, dgemm, machine, path):
     fig, ax = plt.subplots(figsize=(11, 5))
-    for kernel, color in (("pivoting", "C0"), ("unpivoted", "C4")):
+    for kernel, color in (("pivoting", "C0"), ("unpivoted", "C4"),
+                          ("app", "C5")):
         for kind, style in (("indefinite", "o-"), ("quasidefinite", "d-."),
                             ("spd", "s--")):
             pts = sorted((f["m"], f["gflops"]) for f in fronts
