@@ -16,6 +16,7 @@
 
 #include "core/dense/kernels/dense_ldlt_blocked.h"
 #include "core/dense/kernels/dense_ldlt_unpivoted.h"
+#include "core/kernels/cpu/parallel.h"
 #include "gtest/gtest.h"
 #include "tests/core/dense/partial_ldlt_check.h"
 
@@ -245,6 +246,26 @@ TEST(DenseAppLdlt, ContinuesFromTheUnpivotedKernelsPivots) {
   EXPECT_GT(r.counts.eliminated, taken);
   const double max_l = CheckFactor(a, r, m, p);
   EXPECT_LE(max_l, 1 / params.threshold + 1e-9);
+}
+
+TEST(DenseAppLdlt, BitwiseTheSameOnOneAndTwoThreads) {
+  // Wide enough for several update chunks and row chunks of the solve.
+  const int m = 1100, p = 600;
+  const std::vector<double> a = Random(m, true, 41);
+  DenseLdltParams params;
+  Result one, two;
+  kernels::cpu::ArenaFor(1).execute([&] { one = App(a, m, p, params, 64); });
+  kernels::cpu::ArenaFor(2).execute([&] { two = App(a, m, p, params, 64); });
+  ASSERT_GT(one.counts.eliminated, p / 2);
+  EXPECT_EQ(one.counts.eliminated, two.counts.eliminated);
+  EXPECT_EQ(one.perm, two.perm);
+  EXPECT_EQ(one.order, two.order);
+  EXPECT_EQ(one.d_diag, two.d_diag);
+  EXPECT_EQ(one.d_off, two.d_off);
+  for (size_t k = 0; k < one.front.size(); ++k) {
+    if (std::isnan(one.front[k]) && std::isnan(two.front[k])) continue;
+    ASSERT_EQ(one.front[k], two.front[k]) << "entry " << k;
+  }
 }
 
 TEST(DenseAppLdlt, TinyPivotsAreNotTaken) {
