@@ -393,23 +393,27 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       // W = L_u D over the update rows, then S -= L_u W^T.
       const double* lu = fr.l.data() + q + nd_out;
       double* w = GrowScratch(ws.w, static_cast<int64_t>(r) * q);
-      for (int t = 0; t < q; ++t) {
-        const double* l0 = lu + static_cast<size_t>(t) * ld;
-        double* w0 = w + static_cast<size_t>(t) * r;
-        if (fr.pivot_size[t] == 2) {
-          const double* l1 = l0 + ld;
-          double* w1 = w0 + r;
-          const double a = fr.d_diag[t], b = fr.d_off[t], c = fr.d_diag[t + 1];
-          for (int i = 0; i < r; ++i) {
-            w0[i] = l0[i] * a + l1[i] * b;
-            w1[i] = l0[i] * b + l1[i] * c;
+      // Column by column (a 2x2 pivot's two columns each from both of its
+      // L columns), column chunks as tasks on a large front.
+      ForEachColumnChunk(q, [&](int t0, int t1) {
+        for (int t = t0; t < t1; ++t) {
+          double* wt = w + static_cast<size_t>(t) * r;
+          const double* lt = lu + static_cast<size_t>(t) * ld;
+          if (fr.pivot_size[t] == 2 || fr.pivot_size[t] == 0) {
+            // The pair (s, s + 1): D = [a b; b c].
+            const int s = fr.pivot_size[t] == 2 ? t : t - 1;
+            const double* l0 = lu + static_cast<size_t>(s) * ld;
+            const double* l1 = l0 + ld;
+            const double b = fr.d_off[s];
+            const double own = t == s ? fr.d_diag[s] : fr.d_diag[s + 1];
+            const double* other = t == s ? l1 : l0;
+            for (int i = 0; i < r; ++i) wt[i] = lt[i] * own + other[i] * b;
+            continue;
           }
-          ++t;
-        } else {
           const double d = fr.d_diag[t];
-          for (int i = 0; i < r; ++i) w0[i] = l0[i] * d;
+          for (int i = 0; i < r; ++i) wt[i] = lt[i] * d;
         }
-      }
+      });
       kernels.schur_update(r, q, lu, ld, w, r, cb_block, r);
     }
     ContributionBlock& cb = cbs[f];

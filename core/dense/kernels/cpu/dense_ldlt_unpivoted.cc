@@ -68,6 +68,50 @@ bool CholeskyBlock(double* a, int lda, int b, double* d, double* g,
   return true;
 }
 
+// The n x n block a (leading dimension lda, lower triangle) as L D L^T in
+// natural order, 1x1 pivots, recursively: the leading half, its rows below
+// by dtrsm, the trailing half's update by dgemm (the upper part of that
+// square is computed and unused), the trailing half; plain loops below 32
+// columns. L unit below the diagonal, d[t] = D(t, t). A zero pivot gives
+// infinities, which the caller's test rejects.
+void RecursiveLdlt(double* a, int lda, int n, double* d,
+                   std::vector<double>* w) {
+  auto at = [&](int i, int j) -> double& {
+    return a[static_cast<size_t>(j) * lda + i];
+  };
+  if (n <= 32) {
+    for (int t = 0; t < n; ++t) {
+      const double dt = at(t, t);
+      d[t] = dt;
+      const double inv = 1.0 / dt;
+      for (int j = t + 1; j < n; ++j) {
+        const double ljt = at(j, t) * inv;
+        if (ljt == 0) continue;
+        for (int i = j; i < n; ++i) at(i, j) -= at(i, t) * ljt;
+      }
+      for (int i = t + 1; i < n; ++i) at(i, t) *= inv;
+      at(t, t) = 1.0;
+    }
+    return;
+  }
+  const int n1 = n / 2, n2 = n - n1;
+  RecursiveLdlt(a, lda, n1, d, w);
+  double* a21 = a + n1;  // rows n1..n-1, columns 0..n1-1
+  cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, n2,
+              n1, 1.0, a, lda, a21, lda);  // W21 = A21 L11^{-T}
+  w->resize(static_cast<size_t>(n2) * n1);
+  for (int t = 0; t < n1; ++t) {
+    double* col = a21 + static_cast<size_t>(t) * lda;
+    std::copy(col, col + n2, w->data() + static_cast<size_t>(t) * n2);
+    const double inv = 1.0 / d[t];
+    for (int i = 0; i < n2; ++i) col[i] *= inv;  // L21
+  }
+  double* a22 = a + static_cast<size_t>(n1) * lda + n1;
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n2, n2, n1, -1.0, a21,
+              lda, w->data(), n2, 1.0, a22, lda);
+  RecursiveLdlt(a22, lda, n2, d + n1, w);
+}
+
 }  // namespace
 
 int DenseUnpivotedLdlt(double* f, int m, int p,
@@ -95,30 +139,21 @@ int DenseUnpivotedLdlt(double* f, int m, int p,
       return c0;
     };
     // Diagonal block: dpotrf when it is positive definite, L D L^T read off
-    // its Cholesky factor; otherwise right-looking LDL^T by plain loops on
-    // rows c0..c1-1 (lower), keeping each column's largest current entry
-    // (|L(i, t)| |D(t)|, the entries the pivoting kernel tests) for the test.
+    // its Cholesky factor; otherwise a recursive blocked L D L^T. Each
+    // column's largest current entry in the block, |L(i, t)| |D(t)| (the
+    // entries the pivoting kernel tests), is kept for the test.
     if (CholeskyBlock(col(c0) + c0, m, b, d + c0, gmax.data(), &block)) {
       for (int t = 0; t < b; ++t) {
         if (!(std::fabs(d[c0 + t]) > params.tiny)) return fail();
       }
     } else {
-      for (int t = c0; t < c1; ++t) {
-        double* ct = col(t);
-        const double dt = ct[t];
-        double g = 0;
-        for (int i = t + 1; i < c1; ++i) g = std::max(g, std::fabs(ct[i]));
-        gmax[t - c0] = g;
-        d[t] = dt;
-        if (!(std::fabs(dt) > params.tiny)) return fail();
-        const double inv = 1.0 / dt;
-        for (int j = t + 1; j < c1; ++j) {
-          const double ljt = ct[j] * inv;
-          if (ljt == 0) continue;
-          double* cj = col(j);
-          for (int i = j; i < c1; ++i) cj[i] -= ct[i] * ljt;
-        }
-        for (int i = t + 1; i < c1; ++i) ct[i] *= inv;
+      RecursiveLdlt(col(c0) + c0, m, b, d + c0, &block);
+      for (int t = 0; t < b; ++t) {
+        if (!(std::fabs(d[c0 + t]) > params.tiny)) return fail();
+        const double* lt = col(c0 + t) + c0;
+        double lmax = 0;
+        for (int i = t + 1; i < b; ++i) lmax = std::max(lmax, std::fabs(lt[i]));
+        gmax[t] = lmax * std::fabs(d[c0 + t]);
       }
     }
     // A pivot that fails on the block's own rows fails: no need to solve
