@@ -18,10 +18,13 @@
 // tried again next to new partners. The columns are permuted physically
 // (pivots first, in order), so every BLAS operand is contiguous. Every kept
 // pivot meets the pivoting kernel's test on its whole column, update rows
-// included: |L| <= 1/u, and the inertia is exact. When a block keeps no
-// pivot, the rest of the front goes to the pivoting kernel
-// (DenseBlockedPartialLdlt: sweeps, the weak pass over the delay budget,
-// delays, the forced root elimination), on a compact copy of its columns.
+// included: |L| <= 1/u, and the inertia is exact. A block that keeps no
+// pivot moves after the other columns (a symmetric permutation), to be
+// tried again when they are eliminated; when every remaining column has
+// been tried since the last pivot kept (at a root: at once), the rest of
+// the front goes to the pivoting kernel (DenseBlockedPartialLdlt: sweeps, the
+// weak pass over the delay budget, delays, the forced root elimination), on a
+// compact copy of its columns.
 //
 // Static pivoting has no test to apply a posteriori: callers keep
 // DenseBlockedPartialLdlt for it. Host only.

@@ -41,10 +41,28 @@ class AppLdlt {
       d_off_[t] = 0;
     }
     int q = first_;
+    int stalled = 0;  // columns moved to the end since the last pivot kept
     while (q < p_) {
-      const int kept = Block(q, std::min(nb_, p_ - q));
-      if (kept == 0) break;
-      q += kept;
+      const int b = std::min(nb_, p_ - q);
+      const int kept = Block(q, b);
+      if (kept > 0) {
+        q += kept;
+        stalled = 0;
+        continue;
+      }
+      // A block without a pivot of its own (columns delayed from the
+      // children, say, that need the others eliminated first) goes to the
+      // end, once; when every remaining column has been tried since the
+      // last pivot, the pivoting kernel takes the rest. At a root (forced
+      // elimination) it takes the rest at once: what is left there is
+      // mostly what no child could pivot, near-null columns of a singular
+      // matrix among them, and its column-by-column sweeps on current
+      // values tell them from tiny pivots more reliably (measured on a
+      // singular KKT system: every null pivot found, against all but 4 of
+      // 1113 by blocks).
+      stalled += b;
+      if (params_.force || b == p_ - q || stalled >= p_ - q) break;
+      MoveToEnd(q, b);
     }
     for (int t = 0; t < q; ++t) order_[t] = t;
     counts_.eliminated = q;
@@ -272,6 +290,47 @@ class AppLdlt {
     }
     const double inv = 1.0 / ldiag_[t];
     for (int i = 0; i < below; ++i) l0[i] = w0[i] * inv;
+  }
+
+  // Moves the fully summed variables j0..j0+b-1 after the others (j0+b..p-1),
+  // a symmetric permutation of the current columns j0..p-1: their rows in
+  // the earlier pivots' columns, their lower triangle and their update rows.
+  void MoveToEnd(int j0, int b) {
+    const int n = p_ - j0;
+    auto old = [&](int k) { return k < n - b ? j0 + b + k : j0 + k - (n - b); };
+    rowtmp_.resize(n);
+    for (int c = 0; c < j0; ++c) {
+      double* col = Col(c);
+      for (int k = 0; k < n; ++k) rowtmp_[k] = col[old(k)];
+      std::copy(rowtmp_.begin(), rowtmp_.end(), col + j0);
+    }
+    // The fully summed block, both triangles read from the lower one, and
+    // the update rows, as they were; then written in the new order.
+    const int below = m_ - p_;
+    std::vector<double> block(static_cast<size_t>(n) * n);
+    std::vector<double> rows(static_cast<size_t>(below) * n);
+    for (int l = 0; l < n; ++l) {
+      const int j = j0 + l;
+      for (int k = l; k < n; ++k) {
+        const double v = At(j0 + k, j);
+        block[static_cast<size_t>(l) * n + k] = v;
+        block[static_cast<size_t>(k) * n + l] = v;
+      }
+      std::copy(Col(j) + p_, Col(j) + m_,
+                rows.data() + static_cast<size_t>(l) * below);
+    }
+    for (int l = 0; l < n; ++l) {
+      const int ol = old(l) - j0;
+      double* col = Col(j0 + l);
+      for (int k = l; k < n; ++k) {
+        col[j0 + k] = block[static_cast<size_t>(ol) * n + (old(k) - j0)];
+      }
+      const double* src = rows.data() + static_cast<size_t>(ol) * below;
+      std::copy(src, src + below, col + p_);
+    }
+    permtmp_.resize(n);
+    for (int k = 0; k < n; ++k) permtmp_[k] = perm_[old(k)];
+    std::copy(permtmp_.begin(), permtmp_.end(), perm_ + j0);
   }
 
   // The columns q..p-1, current, to the pivoting kernel on a compact copy
