@@ -42,11 +42,7 @@ Result App(const std::vector<double>& a, int m, int p, DenseLdltParams params,
       if (j >= p || i < j) f[static_cast<size_t>(j) * m + i] = kNaN;
     }
   }
-  Result r;
-  r.order.resize(p);
-  r.size.resize(p);
-  r.d_diag.resize(p);
-  r.d_off.resize(p);
+  Result r = ldlt_check::SizedFor(p);
   r.perm.resize(p);
   r.counts = DenseAppPartialLdlt(f.data(), m, p, params, r.perm.data(),
                                  r.order.data(), r.size.data(), r.d_diag.data(),
@@ -64,11 +60,7 @@ Result App(const std::vector<double>& a, int m, int p, DenseLdltParams params,
 }
 
 Result Pivoting(std::vector<double> a, int m, int p, DenseLdltParams params) {
-  Result r;
-  r.order.resize(p);
-  r.size.resize(p);
-  r.d_diag.resize(p);
-  r.d_off.resize(p);
+  Result r = ldlt_check::SizedFor(p);
   r.counts =
       DenseBlockedPartialLdlt(a.data(), m, p, params, r.order.data(),
                               r.size.data(), r.d_diag.data(), r.d_off.data());
@@ -229,11 +221,8 @@ TEST(DenseAppLdlt, ContinuesFromTheUnpivotedKernelsPivots) {
   const int taken =
       DenseUnpivotedLdlt(f.data(), m, p, params, d.data(), &scratch);
   ASSERT_EQ(taken, 128);
-  Result r;
-  r.order.resize(p);
-  r.size.resize(p);
+  Result r = ldlt_check::SizedFor(p);
   r.d_diag = d;
-  r.d_off.resize(p);
   r.perm.resize(p);
   r.counts = DenseAppPartialLdlt(f.data(), m, p, params, r.perm.data(),
                                  r.order.data(), r.size.data(), r.d_diag.data(),
@@ -291,17 +280,7 @@ TEST(DenseAppLdlt, RankDeficientRootPerturbsTheNullColumns) {
   // [I B; B^T 0] with B of rank 40 of 60 columns: the forced root ends with
   // 20 null pivots, perturbed as by the pivoting kernel.
   const int n1 = 80, n2 = 60, m = n1 + n2;
-  std::mt19937 gen(11);
-  std::uniform_real_distribution<double> v(-1.0, 1.0);
-  std::vector<double> a(static_cast<size_t>(m) * m, 0.0);
-  for (int i = 0; i < n1; ++i) a[static_cast<size_t>(i) * m + i] = 1.0;
-  for (int j = 0; j < n2; ++j) {
-    for (int i = 0; i < n1; ++i) {
-      const double x = j < 40 ? v(gen) : 0.0;
-      a[static_cast<size_t>(n1 + j) * m + i] = x;
-      a[static_cast<size_t>(i) * m + n1 + j] = x;
-    }
-  }
+  const std::vector<double> a = ldlt_check::RankDeficientSaddle(n1, n2, 40, 11);
   DenseLdltParams params;
   params.force = true;
   const Result app = App(a, m, m, params, 16);

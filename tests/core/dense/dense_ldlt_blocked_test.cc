@@ -26,11 +26,7 @@ using ldlt_check::Result;
 
 Result Factor(std::vector<double> a, int m, int p, DenseLdltParams params,
               bool blocked, int panel = 32) {
-  Result r;
-  r.order.resize(p);
-  r.size.resize(p);
-  r.d_diag.resize(p);
-  r.d_off.resize(p);
+  Result r = ldlt_check::SizedFor(p);
   if (blocked) {
     r.counts = DenseBlockedPartialLdlt(a.data(), m, p, params, r.order.data(),
                                        r.size.data(), r.d_diag.data(),
@@ -93,17 +89,7 @@ TEST(DenseBlockedLdlt, RankDeficientRootPerturbsTheNullColumns) {
   // Saddle point [I B; B^T 0] with B of rank 40 of 60 columns: 20 null
   // pivots, forced at the root, exactly as many as the unblocked kernel.
   const int n1 = 80, n2 = 60, m = n1 + n2;
-  std::mt19937 gen(11);
-  std::uniform_real_distribution<double> v(-1.0, 1.0);
-  std::vector<double> a(static_cast<size_t>(m) * m, 0.0);
-  for (int i = 0; i < n1; ++i) a[static_cast<size_t>(i) * m + i] = 1.0;
-  for (int j = 0; j < n2; ++j) {
-    for (int i = 0; i < n1; ++i) {
-      const double x = j < 40 ? v(gen) : 0.0;  // 20 empty columns
-      a[static_cast<size_t>(n1 + j) * m + i] = x;
-      a[static_cast<size_t>(i) * m + n1 + j] = x;
-    }
-  }
+  const std::vector<double> a = ldlt_check::RankDeficientSaddle(n1, n2, 40, 11);
   DenseLdltParams params;
   params.force = true;
   const Result blocked = Factor(a, m, m, params, true, 16);

@@ -40,6 +40,15 @@ std::vector<double> Front(int m, bool indefinite, unsigned seed) {
   return a;
 }
 
+// Zeroes row and column j of the symmetric m x m matrix a, its diagonal
+// included: a zero pivot wherever the elimination reaches it.
+void ZeroVariable(std::vector<double>& a, int m, int j) {
+  for (int i = 0; i < m; ++i) {
+    a[static_cast<size_t>(j) * m + i] = 0;
+    a[static_cast<size_t>(i) * m + j] = 0;
+  }
+}
+
 struct Unpivoted {
   bool ok = false;  // every pivot taken
   int taken = 0;
@@ -107,12 +116,7 @@ TEST(DenseUnpivotedLdlt, IndefiniteDominantFrontMatchesThePivotingKernel) {
 TEST(DenseUnpivotedLdlt, ZeroPivotFails) {
   const int m = 300, p = 200;
   std::vector<double> a = Front(m, true, 4);
-  a[static_cast<size_t>(150) * m + 150] = 0;  // second block
-  for (int i = 0; i < m; ++i) {
-    if (i == 150) continue;
-    a[static_cast<size_t>(150) * m + i] = 0;
-    a[static_cast<size_t>(i) * m + 150] = 0;
-  }
+  ZeroVariable(a, m, 150);  // second block
   DenseLdltParams params;
   EXPECT_FALSE(RunUnpivoted(a, m, p, params, 2).ok);
   params.pivoting = kernels::kDenseStatic;
@@ -124,12 +128,7 @@ TEST(DenseUnpivotedLdlt, ZeroPivotFails) {
 TEST(DenseUnpivotedLdlt, FailedBlockLeavesAValidPartialFactorization) {
   const int m = 300, p = 200;
   std::vector<double> a = Front(m, true, 6);
-  a[static_cast<size_t>(150) * m + 150] = 0;  // second block: it fails
-  for (int i = 0; i < m; ++i) {
-    if (i == 150) continue;
-    a[static_cast<size_t>(150) * m + i] = 0;
-    a[static_cast<size_t>(i) * m + 150] = 0;
-  }
+  ZeroVariable(a, m, 150);  // second block: it fails
   const Unpivoted r = RunUnpivoted(a, m, p, {}, 2);
   ASSERT_EQ(r.taken, 128);
   ldlt_check::Result check;
@@ -142,12 +141,7 @@ TEST(DenseUnpivotedLdlt, FailedBlockLeavesAValidPartialFactorization) {
   ldlt_check::CheckFactor(a, check, m, p);
 
   // A failure in the first block gives the front back unchanged.
-  a[static_cast<size_t>(10) * m + 10] = 0;
-  for (int i = 0; i < m; ++i) {
-    if (i == 10) continue;
-    a[static_cast<size_t>(10) * m + i] = 0;
-    a[static_cast<size_t>(i) * m + 10] = 0;
-  }
+  ZeroVariable(a, m, 10);
   const Unpivoted first = RunUnpivoted(a, m, p, {}, 2);
   EXPECT_EQ(first.taken, 0);
   for (int j = 0; j < p; ++j) {

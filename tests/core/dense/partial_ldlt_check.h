@@ -28,6 +28,36 @@ struct Result {
   std::vector<int> perm;
 };
 
+// Outputs sized for p fully summed columns (perm left empty).
+inline Result SizedFor(int p) {
+  Result r;
+  r.order.resize(p);
+  r.size.resize(p);
+  r.d_diag.resize(p);
+  r.d_off.resize(p);
+  return r;
+}
+
+// The saddle point [I B; B^T 0] (both triangles) with I of order n1 and B
+// n1 x n2 random in its first `rank` columns and zero in the others: n2 -
+// rank null pivots, `rank` negative eigenvalues.
+inline std::vector<double> RankDeficientSaddle(int n1, int n2, int rank,
+                                               unsigned seed) {
+  const int m = n1 + n2;
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> v(-1.0, 1.0);
+  std::vector<double> a(static_cast<size_t>(m) * m, 0.0);
+  for (int i = 0; i < n1; ++i) a[static_cast<size_t>(i) * m + i] = 1.0;
+  for (int j = 0; j < n2; ++j) {
+    for (int i = 0; i < n1; ++i) {
+      const double x = j < rank ? v(gen) : 0.0;
+      a[static_cast<size_t>(n1 + j) * m + i] = x;
+      a[static_cast<size_t>(i) * m + n1 + j] = x;
+    }
+  }
+  return a;
+}
+
 // Symmetric m x m: a random sparse-ish indefinite matrix; with `saddle`, the
 // last m/3 rows have a zero diagonal and no coupling among themselves.
 inline std::vector<double> Random(int m, bool saddle, unsigned seed) {
