@@ -1,10 +1,13 @@
 // Multifrontal front processing (front_types.h). The front is an m x m
-// dense column-major matrix over [delayed from children | own columns |
-// update rows]; its first p = delayed + own columns are fully summed.
-// Assembly writes the lower triangle only (the assembly plan's positions
-// are monotone, so a child's lower triangle lands in the parent's) and then
-// mirrors the fully summed block, which the dense kernel reads whole: the
-// upper entries get the same sums in the same order as the lower ones.
+// symmetric matrix over [delayed from children | own columns | update
+// rows]; its first p = delayed + own columns are fully summed. It is kept
+// as its fully summed columns (column-major, leading dimension m) and its
+// contribution block apart. Assembly writes the lower triangle only (the
+// assembly plan's positions are monotone, so a child's lower triangle lands
+// in the parent's); the blocked kernels read only that triangle, and for
+// the unblocked-panel pivoting kernel, which reads the fully summed block
+// whole, it is mirrored: the upper entries get the same sums in the same
+// order as the lower ones.
 #include <algorithm>
 #include <cassert>
 #include <chrono>
@@ -193,6 +196,13 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
   // Column j from row `first` on (first >= p for a contribution column).
   auto column = [&](int j, int first) { return &at(first, j); };
   int* child_row = Grow(ws.child_row, m);
+  // Assembly into a front whose lower triangle and fully summed columns
+  // start at zero: the original entries at the plan's local rows, and the
+  // children's contribution blocks (extend-add: a child's delayed rows go
+  // to its part of the delayed section, its update rows to the plan's
+  // positions shifted by the delays). The blocks are only read here and
+  // released after the elimination, so that the front can be assembled
+  // again when a kernel has to start over.
   auto assemble = [&]() {
     // Zeroed by column chunks, tasks of the arena on a large front (the
     // first touch of fresh pages is most of the cost).
