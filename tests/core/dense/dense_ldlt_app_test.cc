@@ -124,6 +124,37 @@ TEST(DenseAppLdlt, RandomIndefiniteMeetsTheContract) {
   }
 }
 
+TEST(DenseAppLdlt, RandomShapesMeetTheContract) {
+  // Fronts of many shapes (rows, fully summed columns, block width,
+  // saddle-point or not, pivoting, root or not, small diagonals planted):
+  // the factorization reproduces the front through the permutation, and
+  // every pivot taken at the threshold has |L| <= 1/u.
+  std::mt19937 shapes(2026);
+  for (int trial = 0; trial < 40; ++trial) {
+    SCOPED_TRACE(trial);
+    const int m = 40 + static_cast<int>(shapes() % 220);
+    const int p = 1 + static_cast<int>(shapes() % m);
+    const int block = 8 << (shapes() % 4);  // 8 .. 64
+    const bool saddle = shapes() % 2 == 0;
+    std::vector<double> a = Random(m, saddle, 100 + trial);
+    if (shapes() % 3 == 0) {  // tiny diagonal entries here and there
+      for (int j = 0; j < m; j += 7) a[static_cast<size_t>(j) * m + j] = 1e-14;
+    }
+    DenseLdltParams params;
+    params.pivoting =
+        shapes() % 2 == 0 ? kernels::kDenseBunchKaufman : kernels::kDenseRook;
+    params.force = p == m && shapes() % 2 == 0;
+    const Result r = App(a, m, p, params, block);
+    ASSERT_TRUE(IsPermutation(r.perm));
+    ASSERT_LE(r.counts.eliminated, p);
+    if (params.force) EXPECT_EQ(r.counts.eliminated, p);
+    const double max_l = CheckFactor(a, r, m, p);
+    if (r.counts.weak == 0 && r.counts.perturbed == 0) {
+      EXPECT_LE(max_l, 1 / params.threshold + 1e-9);
+    }
+  }
+}
+
 TEST(DenseAppLdlt, CompleteFactorizationHasThePivotingKernelsInertia) {
   for (unsigned seed : {21u, 22u, 23u}) {
     for (bool saddle : {false, true}) {
