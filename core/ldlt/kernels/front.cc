@@ -97,12 +97,12 @@ int64_t FrontFactors::bytes() const {
 }
 
 void FrontWorkspace::Reserve(const LdltSymbolic& sym) {
-  // The per-row arrays only: the front, the update panel and the stack grow
-  // with the fronts a thread meets (a thread that runs a small subtree never
+  // The per-row arrays, and the stack's capacity for the whole traversal
+  // when it is to be kept (so that it never moves; its pages are touched
+  // as blocks are written). The front and the update panel grow with the
+  // fronts a thread meets (a thread that runs a small subtree never
   // touches the root's m^2).
   const int64_t m = sym.max_front;
-  // The stack's capacity for the whole traversal when it is to be kept, so
-  // that it never moves.
   if (sym.max_stack <= static_cast<int64_t>(kKeepFrontDoubles)) {
     stack.reserve(sym.max_stack);
   }

@@ -4,15 +4,16 @@
 // postorder with a plain-loop Schur update (the source of truth), `cpu`
 // runs independent subtrees as TBB tasks on an arena of ctx.threads, does
 // the Schur update with BLAS 3 (dgemm on column panels of the lower
-// triangle) and lets large fronts try the unpivoted blocked kernel first.
-// Both keep the contribution blocks of a postorder run on the thread's
-// workspace stack (core/ldlt/kernels/front_types.h); a block that crosses
-// threads (the top of a parallel subtree) lives on the heap. Every front is
-// processed by the same code (core/ldlt/kernels/front.cc). Where the cpu
-// backend's unpivoted attempt succeeds in natural order, the pivots are the
-// ones the reference's pivoting kernel takes; where it succeeds in its
-// second order (the columns that pass first), the pivot order differs and
-// both factors meet the same threshold.
+// triangle) and lets large fronts try the unpivoted blocked kernel first,
+// then the blocked a-posteriori pivoting kernel. Both keep the contribution
+// blocks of a postorder run on the thread's workspace stack
+// (core/ldlt/kernels/front_types.h); a block that crosses threads (the top
+// of a parallel subtree), or that would make the stack grow past its
+// capacity, lives on the heap. Every front is processed by the same code
+// (core/ldlt/kernels/front.cc). Where the cpu backend's unpivoted kernel
+// takes a whole front, the pivots are the ones the reference's pivoting
+// kernel takes; where the a-posteriori kernel takes part of it, the pivot
+// order differs and both factors meet the same threshold.
 #ifndef FACTORD_LDLT_KERNELS_LDLT_KERNELS_H_
 #define FACTORD_LDLT_KERNELS_LDLT_KERNELS_H_
 

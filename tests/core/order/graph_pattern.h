@@ -4,29 +4,21 @@
 #define FACTORD_TESTS_CORE_ORDER_GRAPH_PATTERN_H_
 
 #include <algorithm>
-#include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "core/matrix/csr.h"
+#include "tests/core/block_ildlt/block_ildlt_planted.h"
 
 namespace factord {
 
 inline CsrMatrix Graph(int n, const std::vector<std::pair<int, int>>& edges) {
-  std::vector<std::vector<int32_t>> rows(n);
-  for (int i = 0; i < n; ++i) rows[i].push_back(i);
-  for (auto [i, j] : edges) rows[std::max(i, j)].push_back(std::min(i, j));
-  CsrMatrix a;
-  a.rows = a.cols = n;
-  a.structure = Structure::kSymmetricLower;
-  a.row_ptr.push_back(0);
-  for (auto& row : rows) {
-    std::sort(row.begin(), row.end());
-    a.col_idx.insert(a.col_idx.end(), row.begin(), row.end());
-    a.row_ptr.push_back(a.col_idx.size());
+  std::vector<testing::Entry> entries;
+  for (int i = 0; i < n; ++i) entries.emplace_back(i, i, 1.0);
+  for (auto [i, j] : edges) {
+    entries.emplace_back(std::max(i, j), std::min(i, j), 1.0);
   }
-  a.values.assign(a.col_idx.size(), 1.0);
-  return a;
+  return testing::LowerFromEntries(n, std::move(entries));
 }
 
 }  // namespace factord

@@ -23,6 +23,23 @@ inline int UpdateChunkColumns(int columns) {
   return std::clamp((quarter + 31) / 32 * 32, 64, 256);
 }
 
+// The lower trapezoid of C -= L W^T (C rows x cols, cols <= rows; L rows x
+// k, W cols x k) by column chunks, each one dgemm:
+// C(j:rows, j:j+nc) -= L(j:rows, :) W(j:j+nc, :)^T. A chunk's diagonal
+// block is computed whole; its upper part is unused.
+inline void ChunkedLowerUpdate(int rows, int cols, int k, const double* l,
+                               int ldl, const double* w, int ldw, double* c,
+                               int ldc, int chunk_columns) {
+  kernels::cpu::ForEachChunkInArena(
+      kernels::cpu::ChunkCount(cols, chunk_columns), [&](int64_t chunk) {
+        const int j = static_cast<int>(chunk) * chunk_columns;
+        const int nc = std::min(chunk_columns, cols - j);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, rows - j, nc, k,
+                    -1.0, l + j, ldl, w + j, ldw, 1.0,
+                    c + static_cast<size_t>(j) * ldc + j, ldc);
+      });
+}
+
 // B := B L^{-T} (L unit lower, n x n; B rows x n, column-major) by row
 // chunks, each one dtrsm on its rows.
 inline void ChunkedUnitLowerTrsmRight(int rows, int n, const double* l, int ldl,

@@ -224,25 +224,13 @@ class AppLdlt {
       }
     }
     const double* lp = Col(j0) + r0;  // L's rows r0..m-1, leading dim m
-    auto update = [&](int c0, int nc, const double* w, int ldw) {
-      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, m_ - r0 - c0, nc,
-                  kept, -1.0, lp + c0, m_, w, ldw, 1.0, Col(r0 + c0) + r0 + c0,
-                  m_);
-    };
+    if (inside > 0) {
+      ChunkedLowerUpdate(m_ - r0, inside, kept, lp, m_, wd_.data(), inside,
+                         Col(r0) + r0, m_, inside);
+    }
     const int outside = rest - inside;  // columns j1..p-1
-    const int chunk_columns = UpdateChunkColumns(outside);
-    const int64_t chunks =
-        (inside > 0 ? 1 : 0) + kernels::cpu::ChunkCount(outside, chunk_columns);
-    kernels::cpu::ForEachChunkInArena(chunks, [&](int64_t chunk) {
-      if (inside > 0 && chunk == 0) {
-        update(0, inside, wd_.data(), inside);
-        return;
-      }
-      const int c0 =
-          static_cast<int>(chunk - (inside > 0 ? 1 : 0)) * chunk_columns;
-      const int nc = std::min(chunk_columns, outside - c0);
-      update(inside + c0, nc, x_.data() + c0, below);
-    });
+    ChunkedLowerUpdate(below, outside, kept, lp + inside, m_, x_.data(), below,
+                       Col(j1) + j1, m_, UpdateChunkColumns(outside));
     return kept;
   }
 

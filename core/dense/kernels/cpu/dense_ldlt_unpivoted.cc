@@ -194,15 +194,8 @@ int DenseUnpivotedLdlt(double* f, int m, int p,
     // chunk's diagonal block is computed whole; its upper part is unused).
     const int rest = p - c1;
     const double* l21 = col(c0) + c1;
-    const int chunk_columns = UpdateChunkColumns(rest);
-    kernels::cpu::ForEachChunkInArena(
-        kernels::cpu::ChunkCount(rest, chunk_columns), [&](int64_t chunk) {
-          const int j0 = static_cast<int>(chunk) * chunk_columns;
-          const int nj = std::min(chunk_columns, rest - j0);
-          cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, below - j0, nj,
-                      b, -1.0, l21 + j0, m, wd + j0, below, 1.0,
-                      col(c1 + j0) + c1 + j0, m);
-        });
+    ChunkedLowerUpdate(below, rest, b, l21, m, wd, below, col(c1) + c1, m,
+                       UpdateChunkColumns(rest));
   }
   return p;
 }

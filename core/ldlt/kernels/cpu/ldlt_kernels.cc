@@ -9,7 +9,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "cblas.h"
+#include "core/dense/kernels/cpu/dense_chunks.h"
 #include "core/dense/kernels/dense_ldlt_app.h"
 #include "core/dense/kernels/dense_ldlt_unpivoted.h"
 #include "core/kernels/cpu/blas_threads.h"
@@ -229,13 +229,7 @@ void SchurUpdate(int r, int q, const double* l, int ldl, const double* w,
   // updates, where dgemm needs them; narrow ones waste less of the upper
   // triangle on small ones.
   const int panel = r >= 1024 ? 256 : 64;
-  ForEachChunkInArena(ChunkCount(r, panel), [&](int64_t chunk) {
-    const int j = static_cast<int>(chunk) * panel;
-    const int nb = std::min(panel, r - j);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, r - j, nb, q, -1.0,
-                l + j, ldl, w + j, ldw, 1.0,
-                s + static_cast<size_t>(j) * lds + j, lds);
-  });
+  internal::ChunkedLowerUpdate(r, r, q, l, ldl, w, ldw, s, lds, panel);
 }
 
 absl::Status FactorizeFrontTree(const ExecContext& ctx,
