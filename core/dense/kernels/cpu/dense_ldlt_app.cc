@@ -186,6 +186,7 @@ class AppLdlt {
       if (lsize_[t] == 2) ++counts_.two_by_two;
       if (lsize_[t] == -1) {
         ++counts_.perturbed;
+        // A zero pivot: its diagonal was exactly 0 when the block started.
         if (orig_[static_cast<size_t>(pi_[t]) * b + pi_[t]] == 0) {
           ++counts_.zero;
         }
@@ -199,8 +200,7 @@ class AppLdlt {
     // block's others included) over their rows r0..m-1:
     // F(c0:m, c0:c1) -= L(c0:m, P) W(c0:c1, P)^T with W = L D: for the
     // columns below the block W is x_ (the solve's result), for the block's
-    // other columns it is formed here. A chunk a task (a chunk's diagonal
-    // block is computed whole; its upper part is unused).
+    // other columns it is formed here.
     const int r0 = j0 + kept;
     const int rest = p_ - r0;
     if (rest == 0) return kept;
