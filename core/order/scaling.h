@@ -24,6 +24,18 @@ std::vector<double> RuizScaling(const CsrMatrix& a,
                                 std::span<const double> values,
                                 int max_sweeps = 20, double tolerance = 1e-2);
 
+namespace internal {
+// One sweep's rescaling: s[i] /= sqrt(row_max[i]) for every row whose
+// maximum is positive and finite (others keep s[i]); returns the largest
+// |1 - row_max[i]| over those rows (0 when none). RescaleRows uses AVX2
+// when the processor has it and gives the same results bit for bit
+// (division and square root are correctly rounded, max is exact);
+// RescaleRowsReference is the scalar loop it is tested against.
+double RescaleRows(std::span<const double> row_max, std::span<double> s);
+double RescaleRowsReference(std::span<const double> row_max,
+                            std::span<double> s);
+}  // namespace internal
+
 // The matching-based symmetric scaling and what the matching proposes.
 struct MatchingScaling {
   std::vector<double> scaling;  // n, all > 0: |s_i a_ij s_j| <= 1
