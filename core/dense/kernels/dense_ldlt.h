@@ -378,6 +378,27 @@ FACTORD_HOST_DEVICE inline void Record2x2Pivot(int* order, int* size,
   RecordPivot(order, size, d_diag, d_off, q + 1, r, 0, c, 0);
 }
 
+// Column t of W = L D over `rows` rows, into w: L's columns start at l
+// (leading dimension ld), pivot sizes as RecordPivot writes them (a 2x2's
+// two columns each take both of its L columns). A blocked kernel's or a
+// front's Schur update is then S -= L W^T.
+template <typename PivotSize>
+FACTORD_HOST_DEVICE inline void LdColumn(int t, int rows, const double* l,
+                                         long ld, const PivotSize* size,
+                                         const double* d_diag,
+                                         const double* d_off, double* w) {
+  const double* lt = l + t * ld;
+  const double d = d_diag[t];
+  if (size[t] == 2 || size[t] == 0) {
+    // The pair (s, s + 1) with D = [a b; b c]: own entry a or c, b.
+    const double* other = size[t] == 2 ? lt + ld : lt - ld;
+    const double b = d_off[size[t] == 2 ? t : t - 1];
+    for (int i = 0; i < rows; ++i) w[i] = lt[i] * d + other[i] * b;
+    return;
+  }
+  for (int i = 0; i < rows; ++i) w[i] = lt[i] * d;
+}
+
 }  // namespace dense_ldlt
 
 // Partial factorization of the first p columns of the m x m symmetric front

@@ -407,21 +407,9 @@ void FactorizeFront(const LdltSymbolic& sym, int32_t f,
       // L columns), column chunks as tasks on a large front.
       ForEachColumnChunk(q, [&](int t0, int t1) {
         for (int t = t0; t < t1; ++t) {
-          double* wt = w + static_cast<size_t>(t) * r;
-          const double* lt = lu + static_cast<size_t>(t) * ld;
-          if (fr.pivot_size[t] == 2 || fr.pivot_size[t] == 0) {
-            // The pair (s, s + 1): D = [a b; b c].
-            const int s = fr.pivot_size[t] == 2 ? t : t - 1;
-            const double* l0 = lu + static_cast<size_t>(s) * ld;
-            const double* l1 = l0 + ld;
-            const double b = fr.d_off[s];
-            const double own = t == s ? fr.d_diag[s] : fr.d_diag[s + 1];
-            const double* other = t == s ? l1 : l0;
-            for (int i = 0; i < r; ++i) wt[i] = lt[i] * own + other[i] * b;
-            continue;
-          }
-          const double d = fr.d_diag[t];
-          for (int i = 0; i < r; ++i) wt[i] = lt[i] * d;
+          kernels::dense_ldlt::LdColumn(t, r, lu, ld, fr.pivot_size.data(),
+                                        fr.d_diag.data(), fr.d_off.data(),
+                                        w + static_cast<size_t>(t) * r);
         }
       });
       kernels.schur_update(r, q, lu, ld, w, r, cb_block, r);

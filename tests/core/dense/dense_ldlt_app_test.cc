@@ -147,7 +147,9 @@ TEST(DenseAppLdlt, RandomShapesMeetTheContract) {
     const Result r = App(a, m, p, params, block);
     ASSERT_TRUE(IsPermutation(r.perm));
     ASSERT_LE(r.counts.eliminated, p);
-    if (params.force) EXPECT_EQ(r.counts.eliminated, p);
+    if (params.force) {
+      EXPECT_EQ(r.counts.eliminated, p);
+    }
     const double max_l = CheckFactor(a, r, m, p);
     if (r.counts.weak == 0 && r.counts.perturbed == 0) {
       EXPECT_LE(max_l, 1 / params.threshold + 1e-9);

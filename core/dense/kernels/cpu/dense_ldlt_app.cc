@@ -206,24 +206,12 @@ class AppLdlt {
     if (rest == 0) return kept;
     const int inside = j1 - r0;  // the block's columns not kept
     wd_.resize(static_cast<size_t>(inside) * kept);
-    for (int t = 0; t < kept; ++t) {
-      const double* l0 = Col(j0 + t) + r0;
-      double* w0 = wd_.data() + static_cast<size_t>(t) * inside;
-      if (lsize_[t] == 2) {
-        const double* l1 = l0 + m_;
-        double* w1 = w0 + inside;
-        const double a = ldiag_[t], o = loff_[t], c = ldiag_[t + 1];
-        for (int i = 0; i < inside; ++i) {
-          w0[i] = l0[i] * a + l1[i] * o;
-          w1[i] = l0[i] * o + l1[i] * c;
-        }
-        ++t;
-      } else {
-        const double d = ldiag_[t];
-        for (int i = 0; i < inside; ++i) w0[i] = l0[i] * d;
-      }
-    }
     const double* lp = Col(j0) + r0;  // L's rows r0..m-1, leading dim m
+    for (int t = 0; t < kept; ++t) {
+      kernels::dense_ldlt::LdColumn(
+          t, inside, lp, m_, lsize_.data(), ldiag_.data(), loff_.data(),
+          wd_.data() + static_cast<size_t>(t) * inside);
+    }
     if (inside > 0) {
       ChunkedLowerUpdate(m_ - r0, inside, kept, lp, m_, wd_.data(), inside,
                          Col(r0) + r0, m_, inside);
@@ -234,50 +222,49 @@ class AppLdlt {
     return kept;
   }
 
-  // The largest |L21| of pivot t (both columns of a 2x2) from its W
-  // columns in x_.
-  double ScaledMax(int t, int below) const {
+  // Calls emit(i, l0, l1) for the rows i of pivot t's L21 = W D^{-1}, from
+  // its W column(s) in x_ (l1: the second column of a 2x2, else unused).
+  template <typename Emit>
+  void ForEachL21(int t, int below, Emit&& emit) const {
     const double* w0 = x_.data() + static_cast<size_t>(t) * below;
-    double lmax = 0;
     if (lsize_[t] == 2) {
       const double a = ldiag_[t], c = ldiag_[t + 1], o = loff_[t];
       const double det = a * c - o * o;
       const double i11 = c / det, i12 = -o / det, i22 = a / det;
       const double* w1 = w0 + below;
       for (int i = 0; i < below; ++i) {
-        const double l0 = w0[i] * i11 + w1[i] * i12;
-        const double l1 = w0[i] * i12 + w1[i] * i22;
-        lmax = std::max(lmax, std::max(std::fabs(l0), std::fabs(l1)));
-      }
-      return lmax;
-    }
-    const double inv = 1.0 / ldiag_[t];
-    for (int i = 0; i < below; ++i) {
-      lmax = std::max(lmax, std::fabs(w0[i] * inv));
-    }
-    return lmax;
-  }
-
-  // L21 = W D^{-1} of pivot t (both columns of a 2x2) into the front's
-  // column(s) j0 + t below the block.
-  void StoreL21(int j0, int t, int below) {
-    const int j1 = m_ - below;
-    const double* w0 = x_.data() + static_cast<size_t>(t) * below;
-    double* l0 = Col(j0 + t) + j1;
-    if (lsize_[t] == 2) {
-      const double a = ldiag_[t], c = ldiag_[t + 1], o = loff_[t];
-      const double det = a * c - o * o;
-      const double i11 = c / det, i12 = -o / det, i22 = a / det;
-      const double* w1 = w0 + below;
-      double* l1 = l0 + m_;
-      for (int i = 0; i < below; ++i) {
-        l0[i] = w0[i] * i11 + w1[i] * i12;
-        l1[i] = w0[i] * i12 + w1[i] * i22;
+        emit(i, w0[i] * i11 + w1[i] * i12, w0[i] * i12 + w1[i] * i22);
       }
       return;
     }
     const double inv = 1.0 / ldiag_[t];
-    for (int i = 0; i < below; ++i) l0[i] = w0[i] * inv;
+    for (int i = 0; i < below; ++i) emit(i, w0[i] * inv, 0.0);
+  }
+
+  // The largest |L21| of pivot t (both columns of a 2x2).
+  double ScaledMax(int t, int below) const {
+    double lmax = 0;
+    if (lsize_[t] == 2) {
+      ForEachL21(t, below, [&](int, double l0, double l1) {
+        lmax = std::max(lmax, std::max(std::fabs(l0), std::fabs(l1)));
+      });
+    } else {
+      ForEachL21(t, below, [&](int, double l0, double) {
+        lmax = std::max(lmax, std::fabs(l0));
+      });
+    }
+    return lmax;
+  }
+
+  // Pivot t's L21 into the front's column(s) j0 + t below the block.
+  void StoreL21(int j0, int t, int below) {
+    const bool pair = lsize_[t] == 2;
+    double* l0 = Col(j0 + t) + (m_ - below);
+    double* l1 = pair ? l0 + m_ : nullptr;  // a 2x2's second column
+    ForEachL21(t, below, [&](int i, double v0, double v1) {
+      l0[i] = v0;
+      if (pair) l1[i] = v1;
+    });
   }
 
   // Moves the fully summed variables j0..j0+b-1 after the others (j0+b..p-1),
