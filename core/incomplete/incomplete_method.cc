@@ -13,7 +13,9 @@
 // auto) with triangular solves trisolve = exact | jacobi | block_jacobi and
 // trisolve_sweeps sweeps (S4 eqs. 2-5); blocks of at most
 // trisolve_block_size (12 by default, S4 §3.3).
-// IPM shifts (shift_first/shift_rest) are not applied by these methods.
+// IPM shifts are refused (InvalidArgument), as by lu: these methods do not
+// apply them, and ignoring them would solve another system than the one
+// asked for.
 #include <memory>
 #include <span>
 #include <vector>
@@ -67,7 +69,7 @@ class IncompleteFactorization final : public Factorization {
       return absl::InvalidArgumentError(
           "ic/ilu are preconditioners and need a Krylov method");
     }
-    if (absl::Status s = SolvePreconditioned(*full_, *a_, *m_, krylov, b, x,
+    if (absl::Status s = SolvePreconditioned(*full_, *a_, {}, *m_, krylov, b, x,
                                              options, ctx, report);
         !s.ok()) {
       return s;
@@ -129,6 +131,12 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
         "FactorizeIncomplete needs an ic/ilu analysis of this matrix");
   }
   if (absl::Status s = ValidateIncompleteOptions(options); !s.ok()) return s;
+  if (options.HasShift()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("method ", MethodName(options.method),
+                     " does not apply diagonal shifts (use ldlt, block_ildlt, "
+                     "jacobi_ldlt, block_jacobi or jacobi)"));
+  }
   FactorReport report;
   report.analyze_s = analysis->analyze_s;
   Timer timer;

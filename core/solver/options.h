@@ -94,6 +94,16 @@ struct FactorOptions : LdltOptions,
   bool HasShift() const {
     return shift_first != 0 || shift_rest != 0 || !diagonal_shift.empty();
   }
+  // ShiftOf(i) for i in [0, n), or empty when !HasShift(): the diagonal the
+  // factorized system adds to the matrix as uploaded, which its solves
+  // solve with (core/solver/residual.h).
+  std::vector<double> ShiftVector(int64_t n) const {
+    std::vector<double> shift;
+    if (!HasShift()) return shift;
+    shift.resize(n);
+    for (int64_t i = 0; i < n; ++i) shift[i] = ShiftOf(i);
+    return shift;
+  }
 
   // A key of the options that determine the analysis, for the analysis cache.
   std::string AnalysisKey() const;

@@ -230,6 +230,30 @@ TEST(IncompleteMethodTest, ZeroSweepsIsTheInitialGuessOnly) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// ic and ilu do not apply IPM shifts: a factorization asked for with them
+// is refused rather than solving the unshifted system.
+TEST(IncompleteMethodTest, ShiftsAreRefused) {
+  auto read = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
+  ASSERT_TRUE(read.ok()) << read.status();
+  auto a = std::make_shared<const CsrMatrix>(*std::move(read));
+  for (Method method : {Method::kIc, Method::kIlu}) {
+    for (int kind = 0; kind < 2; ++kind) {
+      FactorOptions options;
+      options.method = method;
+      if (kind == 0) {
+        options.shift_rest = 1e-8;
+      } else {
+        options.diagonal_shift.assign(a->rows, 0.0);
+      }
+      const Solved out = RunIncomplete(a, options);
+      EXPECT_EQ(out.status.code(), absl::StatusCode::kInvalidArgument)
+          << MethodName(method) << " " << kind;
+      EXPECT_NE(out.status.message().find("shifts"), std::string::npos)
+          << out.status;
+    }
+  }
+}
+
 TEST(IncompleteMethodTest, CancelledBeforeAnalysisAndFactorization) {
   auto a = Tridiagonal(10);
   Cancellation cancellation;
