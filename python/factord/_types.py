@@ -168,7 +168,7 @@ class SolveReport:
         status: ``"converged"``, ``"not_converged"``, ``"breakdown"`` or
             ``"singular"``.
         relative_residual: ||b - Ax||_2 / ||b||_2, the true residual of the
-            matrix as uploaded.
+            system factorized: the matrix as uploaded plus its shifts.
         backward_error: ||b - Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf).
         iterations: Krylov iterations (or refinement steps).
         timings: server-side seconds.
