@@ -73,7 +73,10 @@ struct FactorOptions : LdltOptions,
   int fill_level = 1;
   // IPM regularization without re-upload: shift_first is added to the first
   // shift_count diagonal entries, shift_rest to the others, and
-  // diagonal_shift[i] (when not empty: n entries) to entry i on top.
+  // diagonal_shift[i] (when not empty: n entries) to entry i on top. The
+  // shifted matrix is the system: it is factorized, its solves solve it and
+  // report its residuals (core/solver/residual.h); lu, ic and ilu refuse
+  // shifts.
   double shift_first = 0.0;
   double shift_rest = 0.0;
   int64_t shift_count = 0;
