@@ -1,6 +1,8 @@
-// What a factord_handle holds: the C++ client, the retry budget for
-// UNAVAILABLE, and per matrix ID the caller's layout (for values in the
-// caller's order) and the last reports. Internal to libfactord_c.
+// What a factord_handle holds: where the work runs (a daemon through the
+// C++ client, the in-process solver, or both with a size threshold), the
+// retry budget for UNAVAILABLE, and per matrix ID where it is held, the
+// caller's layout (for values in the caller's order) and the last reports.
+// Internal to libfactord_c.
 #ifndef FACTORD_CAPI_HANDLE_H_
 #define FACTORD_CAPI_HANDLE_H_
 
@@ -32,6 +34,9 @@ struct MatrixEntry {
   std::mutex upload_mutex;
 
   std::mutex mutex;  // guards everything below
+  // Where this handle uploaded the matrix; null for an ID it did not upload
+  // (held by a daemon for another process).
+  factord::client::Endpoint* endpoint = nullptr;
   // The caller's layout when this handle uploaded the matrix, else null.
   std::shared_ptr<const MatrixLayout> layout;
   // n and stored entries: from the layout or from GetMatrix; 0 = unknown.
@@ -44,7 +49,13 @@ struct MatrixEntry {
 }  // namespace factord::capi
 
 struct factord_handle {
-  std::unique_ptr<factord::client::Client> client;
+  // The daemon (null in process-only mode) and the in-process solver (null
+  // when not used, or when this build of the library has none).
+  std::unique_ptr<factord::client::Client> remote;
+  std::unique_ptr<factord::client::Endpoint> local;
+  // With both: uploads of matrices of order n < local_below_n stay in
+  // process.
+  int64_t local_below_n = 0;
   absl::Duration unavailable_retry = absl::ZeroDuration();
   std::atomic<int64_t> uploads{0};
 
@@ -58,6 +69,31 @@ struct factord_handle {
     std::shared_ptr<factord::capi::MatrixEntry>& e = matrices[id];
     if (!e) e = std::make_shared<factord::capi::MatrixEntry>();
     return e;
+  }
+
+  // Where an upload of order n goes.
+  factord::client::Endpoint* EndpointForUpload(int64_t n) const {
+    if (remote == nullptr) return local.get();
+    if (local != nullptr && n < local_below_n) return local.get();
+    return remote.get();
+  }
+
+  // The entry of `id`, or null when this handle has none.
+  std::shared_ptr<factord::capi::MatrixEntry> FindEntry(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = matrices.find(id);
+    return it == matrices.end() ? nullptr : it->second;
+  }
+
+  // Where `entry` (may be null) is held: where this handle uploaded it,
+  // else the daemon (an ID uploaded elsewhere), else the in-process solver.
+  factord::client::Endpoint* EndpointOf(factord::capi::MatrixEntry* entry) {
+    if (entry != nullptr) {
+      std::lock_guard<std::mutex> lock(entry->mutex);
+      if (entry->endpoint != nullptr) return entry->endpoint;
+    }
+    if (remote != nullptr) return remote.get();
+    return local.get();
   }
 
   // Runs `call` (returning absl::Status or absl::StatusOr) and, while it

@@ -326,7 +326,46 @@ struct ServerInfo {
 // A random RFC 4122 version-4 UUID, lower-case 8-4-4-4-12 hex.
 std::string NewMatrixId();
 
-class Client {
+// What a program asks of factord, wherever the work runs: a daemon reached
+// over gRPC (Client, below) or factord's core in the calling process
+// (local::InProcessSolver, local/in_process_solver.h, in builds that have
+// the core). Both take and return the structs above with the same meaning,
+// the same option names, generations and errors (absl::Status with
+// factord's ErrorInfo reasons, read with status_details.h), so that a
+// program, or the C API, switches between them without other changes. The
+// calls are those of Client, documented there.
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+
+  // Where the work runs, for reports: "local" (this process) or the
+  // daemon's gRPC target.
+  virtual std::string location() const = 0;
+
+  virtual absl::StatusOr<MatrixInfo> Upload(
+      const CsrArrays& matrix, absl::string_view id = "",
+      const UploadOptions& options = {}) = 0;
+  virtual absl::StatusOr<MatrixInfo> UpdateValues(
+      absl::string_view id, std::span<const double> values,
+      uint64_t expected_generation = 0) = 0;
+  virtual absl::StatusOr<FactorizeResult> Factorize(
+      absl::string_view id, const FactorizeOptions& options = {}) = 0;
+  virtual absl::StatusOr<std::vector<SolveResult>> Solve(
+      absl::string_view id, std::span<const std::span<const double>> rhs,
+      const SolveOptions& options = {}) = 0;
+  virtual absl::StatusOr<StepResult> Step(
+      absl::string_view id, std::span<const double> values,
+      std::span<const std::span<const double>> rhs,
+      const StepOptions& options = {}) = 0;
+  virtual absl::StatusOr<int64_t> Release(absl::string_view id) = 0;
+  virtual absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id) = 0;
+
+  // Matrices uploaded again after NOT_FOUND (reupload_on_not_found); 0
+  // where nothing can be lost.
+  virtual int64_t reuploads() const { return 0; }
+};
+
+class Client : public Endpoint {
  public:
   // `target` is a gRPC target ("127.0.0.1:50051", "dns:///factord:50051").
   // Plaintext unless ConnectOptions asks for TLS (tls / tls_ca_file /
@@ -335,7 +374,7 @@ class Client {
   static absl::StatusOr<std::unique_ptr<Client>> Connect(
       absl::string_view target, const ConnectOptions& options = {});
 
-  ~Client();
+  ~Client() override;
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
@@ -345,25 +384,25 @@ class Client {
   // matrix.
   absl::StatusOr<MatrixInfo> Upload(const CsrArrays& matrix,
                                     absl::string_view id = "",
-                                    const UploadOptions& options = {});
+                                    const UploadOptions& options = {}) override;
 
   // Replaces the values of matrix `id` (same pattern, values.size() == nnz,
   // in stored-entry order); the factorization becomes stale. With
   // `expected_generation` not 0, applied only if the matrix is at that
   // generation. The reply carries the new generation.
-  absl::StatusOr<MatrixInfo> UpdateValues(absl::string_view id,
-                                          std::span<const double> values,
-                                          uint64_t expected_generation = 0);
+  absl::StatusOr<MatrixInfo> UpdateValues(
+      absl::string_view id, std::span<const double> values,
+      uint64_t expected_generation = 0) override;
 
   absl::StatusOr<FactorizeResult> Factorize(
-      absl::string_view id, const FactorizeOptions& options = {});
+      absl::string_view id, const FactorizeOptions& options = {}) override;
 
   // Solves A x = b for every right-hand side (each of n entries) through one
   // bidirectional stream; results are in the order of `rhs`. A numerically
   // failed solve is a result with its status, not an error.
   absl::StatusOr<std::vector<SolveResult>> Solve(
       absl::string_view id, std::span<const std::span<const double>> rhs,
-      const SolveOptions& options = {});
+      const SolveOptions& options = {}) override;
   absl::StatusOr<std::vector<SolveResult>> Solve(
       absl::string_view id, const std::vector<std::vector<double>>& rhs,
       const SolveOptions& options = {});
@@ -377,13 +416,13 @@ class Client {
   absl::StatusOr<StepResult> Step(absl::string_view id,
                                   std::span<const double> values,
                                   std::span<const std::span<const double>> rhs,
-                                  const StepOptions& options = {});
+                                  const StepOptions& options = {}) override;
 
   // Frees the matrix and its factors on the server; returns bytes freed.
-  absl::StatusOr<int64_t> Release(absl::string_view id);
+  absl::StatusOr<int64_t> Release(absl::string_view id) override;
 
   // What the server holds about matrix `id` (NOT_FOUND if nothing).
-  absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id);
+  absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id) override;
 
   // Every matrix the caller holds on the server, sorted by ID (all pages).
   absl::StatusOr<std::vector<MatrixInfo>> List();
@@ -391,13 +430,15 @@ class Client {
 
   const ConnectOptions& options() const { return options_; }
   // Matrices uploaded again after NOT_FOUND (reupload_on_not_found).
-  int64_t reuploads() const;
+  int64_t reuploads() const override;
+  // The gRPC target this client was connected to.
+  std::string location() const override;
   // Attempts beyond the first made by the retry policy, over all calls.
   int64_t retries() const;
 
  private:
   Client(std::unique_ptr<internal::ClientChannel> channel,
-         ConnectOptions options);
+         ConnectOptions options, std::string target);
 
   // The RPCs themselves; the public calls add the re-upload around them.
   // `id` is not empty.
@@ -455,6 +496,7 @@ class Client {
 
   std::unique_ptr<internal::ClientChannel> channel_;
   ConnectOptions options_;
+  std::string target_;
   std::unique_ptr<internal::RetainedMatrices> retained_;
   std::atomic<int64_t> retries_{0};
 };

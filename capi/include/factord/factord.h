@@ -200,14 +200,32 @@ typedef struct factord_connect_options {
 FACTORD_C_EXPORT void factord_connect_options_init(
     factord_connect_options* options);
 
-/* Connects to `address` ("host:port" or any gRPC target such as
- * "dns:///factord.example:50051"); NULL or "": $FACTORD_SERVER, else
- * "127.0.0.1:50051". `options` NULL: the defaults of
- * factord_connect_options_init. On success *handle is a new handle, to be
- * closed with factord_disconnect; on failure *handle is set to NULL.
- * Errors: INVALID_ARGUMENT (handle NULL; a TLS file that cannot be read,
- * reason INVALID_OPTION), UNAVAILABLE (the daemon did not answer within the
- * connect timeout). */
+/* Opens a handle on which the calls below run, in this process or on a
+ * daemon (docs/in_process.md):
+ *   - `address` "local": factord's core runs in the calling process (the
+ *     in-process solver), with the daemon's semantics, option names and
+ *     reports, and no daemon or network at all;
+ *   - `address` "host:port" or any gRPC target such as
+ *     "dns:///factord.example:50051": that daemon; matrices of order
+ *     n < $FACTORD_LOCAL_BELOW (default 5000; 0: none) still run in process,
+ *     where a round trip would cost more than the work it moves
+ *     (factord_matrix_location says where each one is);
+ *   - NULL or "": $FACTORD_SERVER as `address`; when that is unset too, in
+ *     process.
+ * In process, $FACTORD_THREADS (default 1) is the core's own threads per
+ * call and $FACTORD_CACHE_BYTES (default 8 GiB) the bytes of matrices and
+ * factors held (LRU). The in-process solver never changes the process'
+ * state: no signal handlers, and the BLAS library's thread count is the one
+ * the program set (OPENBLAS_NUM_THREADS); with FACTORD_THREADS > 1 set
+ * OPENBLAS_NUM_THREADS=1 to avoid oversubscribing the cores. A client-only
+ * build of this library has no in-process solver: "local" is then
+ * UNIMPLEMENTED, and no configured server means "127.0.0.1:50051".
+ * `options` NULL: the defaults of factord_connect_options_init (they apply
+ * to a daemon). On success *handle is a new handle, to be closed with
+ * factord_disconnect; on failure *handle is set to NULL. Errors:
+ * INVALID_ARGUMENT (handle NULL; a TLS file that cannot be read or a bad
+ * environment value, reason INVALID_OPTION), UNAVAILABLE (the daemon did
+ * not answer within the connect timeout), UNIMPLEMENTED (see above). */
 FACTORD_C_EXPORT factord_status
 factord_connect(const char* address, const factord_connect_options* options,
                 factord_handle** handle);
@@ -217,6 +235,16 @@ factord_connect(const char* address, const factord_connect_options* options,
  * needed). `handle` may be NULL. No call on the handle may be in flight or
  * follow. Always FACTORD_OK. */
 FACTORD_C_EXPORT factord_status factord_disconnect(factord_handle* handle);
+
+/* Where matrix `id` is held and factorized by this handle: "local" (in
+ * this process) or the daemon's address; for `id` NULL or "", where an ID
+ * this handle did not upload is looked for. Written into `buffer` as
+ * factord_last_error_copy writes (size bytes, NUL-terminated when size > 0;
+ * buffer may be NULL when size is 0); returns the length of the whole text.
+ * "" (0) for a NULL handle. */
+FACTORD_C_EXPORT size_t factord_matrix_location(factord_handle* handle,
+                                                const char* id, char* buffer,
+                                                size_t size);
 
 /* ------------------------------------------------------------------------
  * Matrices
