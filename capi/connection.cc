@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "capi/handle.h"
 #include "capi/last_error.h"
+#include "capi/remote.h"
 #include "client/factord_client.h"
 #include "factord/factord.h"
 #if FACTORD_C_IN_PROCESS
@@ -205,8 +206,8 @@ factord_connect(const char* address, const factord_connect_options* options,
                                      " is negative"));
     }
 
-    absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
-        factord::client::Client::Connect(target, c);
+    absl::StatusOr<std::unique_ptr<factord::client::Endpoint>> client =
+        ConnectRemote(target, c);
     if (!client.ok()) return FailWith(client.status());
     h->remote = *std::move(client);
     h->unavailable_retry = retry;

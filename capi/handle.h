@@ -51,7 +51,7 @@ struct MatrixEntry {
 struct factord_handle {
   // The daemon (null in process-only mode) and the in-process solver (null
   // when not used, or when this build of the library has none).
-  std::unique_ptr<factord::client::Client> remote;
+  std::unique_ptr<factord::client::Endpoint> remote;
   std::unique_ptr<factord::client::Endpoint> local;
   // With both: uploads of matrices of order n < local_below_n stay in
   // process.

@@ -2,7 +2,7 @@
 // (status_details.h); grpc_status.cc put them there.
 #include "client/status_details.h"
 
-#include "client/grpc_status.h"
+#include "client/status_payloads.h"
 #include "google/rpc/error_details.pb.h"
 
 namespace factord::client {
