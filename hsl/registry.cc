@@ -19,8 +19,6 @@ namespace {
 
 constexpr size_t kDefaultMaxSessions = 32;
 
-void ReleaseAtExit() { Registry::Get().ReleaseAll(); }
-
 }  // namespace
 
 Registry& Registry::Get() {
@@ -69,9 +67,6 @@ factord_handle* Registry::Connection(Failure* failure) {
     return nullptr;
   }
   unreachable_ = false;
-  // Registered after the connection exists, so that it runs before the
-  // client's own exit handlers.
-  std::atexit(ReleaseAtExit);
   return connection_;
 }
 
@@ -163,28 +158,6 @@ std::string Registry::IdAt(const void* key) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto at = by_key_.find(key);
   return at == by_key_.end() ? "" : by_serial_.at(at->second).session->id();
-}
-
-void Registry::ReleaseAll() {
-  std::vector<std::shared_ptr<Session>> held;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (connection_ == nullptr || unreachable_) return;
-    for (auto& [serial, entry] : by_serial_) held.push_back(entry.session);
-  }
-  for (const std::shared_ptr<Session>& session : held) {
-    // A session busy in another thread at exit is left to the daemon's
-    // idle TTL rather than waited for.
-    std::unique_lock<std::mutex> lock(session->mutex(), std::try_to_lock);
-    if (!lock.owns_lock() || !session->uploaded() || session->released()) {
-      continue;
-    }
-    session->MarkReleased();
-    if (factord_release(connection_, session->id().c_str(), nullptr) !=
-        FACTORD_OK) {
-      return;  // the daemon went away: do not wait on each of the others
-    }
-  }
 }
 
 }  // namespace factord::hsl

@@ -10,8 +10,10 @@
 //     that the least recently used one is released, its factord matrix
 //     too (a later factorization through its KEEP/IKEEP uploads the
 //     pattern again; a solve with its old factorization fails);
-//   - at process exit the factord matrices still held are released,
-//     unless the daemon was last seen unreachable.
+//   - nothing is released at process exit (calls into the client from an
+//     exit handler crashed here: gRPC's statics go first): a daemon frees
+//     what a process left after its idle TTL (--idle_ttl, 1 h by
+//     default); in process, the matrices end with it.
 // Thread-safe: the registry has its own mutex, each session another.
 #ifndef FACTORD_HSL_REGISTRY_H_
 #define FACTORD_HSL_REGISTRY_H_
@@ -53,7 +55,8 @@ class Registry {
   // The session with this serial, wherever it is keyed; nullptr if none.
   std::shared_ptr<Session> FindSerial(uint64_t serial);
 
-  // Records the outcome of a call to factord (for the release at exit).
+  // Records the outcome of a call to factord: after UNAVAILABLE or
+  // DEADLINE_EXCEEDED an eviction does not wait on a release.
   void NoteStatus(factord_status status);
   void CountUpload() { ++uploads_; }
 
@@ -62,9 +65,6 @@ class Registry {
   std::string IdAt(const void* key);
   // FACTORD_HSL_VERBOSE=1: one line per call on stdout.
   bool verbose() const { return verbose_; }
-
-  // Releases every session's factord matrix (process exit).
-  void ReleaseAll();
 
  private:
   Registry();

@@ -37,6 +37,16 @@ bool Session::Upload(factord_handle* connection, Failure* failure) {
   m.nnz = triplets_.nnz();
   m.row_idx = triplets_.rows.data();
   m.col_idx = triplets_.cols.data();
+  std::vector<int32_t> diagonal;
+  if (triplets_.nnz() == 0) {
+    // No entry at all (NE = 0, or every one out of range): the zero
+    // matrix, sent as an explicit zero diagonal (factord's analysis
+    // refuses a matrix without entries).
+    diagonal.resize(triplets_.n);
+    for (int i = 0; i < triplets_.n; ++i) diagonal[i] = i;
+    m.nnz = triplets_.n;
+    m.row_idx = m.col_idx = diagonal.data();
+  }
   m.values = nullptr;  // zeros until the first factorization
   factorized_ = false;
   values_known_ = false;
@@ -62,7 +72,8 @@ bool Session::Factorize(factord_handle* connection, const double* a,
   const double* kept = KeptValues(triplets_, a, &gathered_);
   const int64_t nnz = triplets_.nnz();
   const double* values = nullptr;  // nullptr: the daemon holds them
-  if (!values_known_ || !std::equal(kept, kept + nnz, sent_values_.begin())) {
+  if (nnz > 0 &&
+      (!values_known_ || !std::equal(kept, kept + nnz, sent_values_.begin()))) {
     values = kept;
     values_known_ = false;  // until the step succeeds
   }
