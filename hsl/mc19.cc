@@ -19,7 +19,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "hsl/factord_hsl.h"
+#include "hsl/messages.h"
+#include "hsl/registry.h"
 
 namespace factord::hsl {
 namespace {
@@ -49,8 +52,9 @@ double Dot(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
-void CurtisReid(int n, int na, const double* a, const int* irn, const int* icn,
-                float* r, float* c) {
+// Returns the conjugate-gradient iterations taken.
+int CurtisReid(int n, int na, const double* a, const int* irn, const int* icn,
+               float* r, float* c) {
   std::vector<Entry> entries;
   entries.reserve(na);
   std::vector<double> degree(2 * n, 0.0), rhs(2 * n, 0.0);
@@ -76,8 +80,8 @@ void CurtisReid(int n, int na, const double* a, const int* irn, const int* icn,
   p = z;
   double rz = Dot(res, z);
   const double rz0 = rz;
-  for (int it = 0; it < kMaxIterations && rz > kTolerance * kTolerance * rz0;
-       ++it) {
+  int it = 0;
+  for (; it < kMaxIterations && rz > kTolerance * kTolerance * rz0; ++it) {
     Multiply(n, entries, degree, p, &q);
     const double pq = Dot(p, q);
     if (!(pq > 0)) break;
@@ -96,6 +100,7 @@ void CurtisReid(int n, int na, const double* a, const int* irn, const int* icn,
     r[i] = static_cast<float>(x[i]);
     c[i] = static_cast<float>(x[n + i]);
   }
+  return it;
 }
 
 }  // namespace
@@ -117,7 +122,12 @@ extern "C" FACTORD_HSL_EXPORT void mc19ad_(int* n, int* na, double* a, int* irn,
     return;
   }
   try {
-    factord::hsl::CurtisReid(*n, *na, a, irn, icn, r, c);
+    const int iterations = factord::hsl::CurtisReid(*n, *na, a, irn, icn, r, c);
+    if (factord::hsl::Registry::Get().verbose()) {
+      factord::hsl::Trace(
+          "mc19ad", absl::StrCat("n ", *n, ", ", *na, " entries: ", iterations,
+                                 " conjugate-gradient iterations"));
+    }
   } catch (...) {  // out of memory: no scaling rather than a crash
     std::fprintf(stderr, "factord hsl: mc19ad: out of memory: no scaling\n");
     for (int i = 0; i < *n; ++i) r[i] = c[i] = 0.0f;

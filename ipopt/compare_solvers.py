@@ -21,7 +21,7 @@ daemon restarted) in the same run. Exit code 0 when every check passed.
 
   ipopt/compare_solvers.py [--build=build] [PROBLEM ...] [--qp_dir=DIR]
       [--solver=pardiso|ma57|ma27 ...] [--markdown] [--robustness]
-      [--connect_timeout=S] [--option=KEY=VALUE]
+      [--connect_timeout=S] [--option=KEY=VALUE] [--factord_option=KEY=VALUE]
   PROBLEM: nonconvex_chain | poisson_control[:N] | FILE.SIF
   With no PROBLEM and no --qp_dir: nonconvex_chain, every QP of
   ../shared/data/qp and poisson_control:200 (the whole table, by hand).
@@ -128,6 +128,9 @@ def main() -> int:
                         help="FACTORD_CONNECT_TIMEOUT (s) for the robustness checks")
     parser.add_argument("--option", action="append", default=[],
                         help="KEY=VALUE: an Ipopt option for every run (both solvers)")
+    parser.add_argument("--factord_option", action="append", default=[],
+                        help="KEY=VALUE: an Ipopt option for the factord runs "
+                        "only (linear_system_scaling=mc19: libhsl's mc19ad_)")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds per run before it counts as failed")
     args = parser.parse_args()
@@ -157,6 +160,7 @@ def main() -> int:
     print(f"factord on {daemon.address} (log {daemon.log_path}); "
           f"{', '.join(str(p) for p in libraries)}", flush=True)
     extra = [f"--option={o}" for o in args.option]
+    factord_extra = extra + [f"--option={o}" for o in args.factord_option]
     rows, failures = [], []
     try:
         for problem in problems:
@@ -167,7 +171,7 @@ def main() -> int:
                 factord = ipopt_runs.run_nlp(
                     build, problem, solver,
                     ipopt_runs.solver_env(solver, build, daemon),
-                    args.timeout, extra)
+                    args.timeout, factord_extra)
                 label = (problem.label if solvers == ["pardiso"]
                          else f"{problem.label} ({solver})")
                 misses = verdict(problem, mumps, factord)
