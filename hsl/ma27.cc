@@ -224,19 +224,6 @@ std::string Solve(int n, const int* iw, int liw, double* rhs) {
   return "";
 }
 
-template <typename Body>
-int Guarded(const char* routine, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return Refuse(routine, kMa27FactordFailure, "out of memory");
-  } catch (const std::exception& e) {
-    return Refuse(routine, kMa27FactordFailure, e.what());
-  } catch (...) {
-    return Refuse(routine, kMa27FactordFailure, "unknown exception");
-  }
-}
-
 }  // namespace
 }  // namespace factord::hsl
 
@@ -278,7 +265,7 @@ FACTORD_HSL_EXPORT void ma27ad_(int* n, int* nz, const int* irn, const int* icn,
   }
   std::fill(info, info + kInfoSize, 0);
   if (ops != nullptr) *ops = 0;
-  info[0] = Guarded("ma27ad", [&] {
+  info[0] = Guarded(kMa27FactordFailure, "ma27ad", [&] {
     return Analyse(n != nullptr ? *n : 0, nz != nullptr ? *nz : -1, irn, icn,
                    ikeep, nsteps, info);
   });
@@ -297,7 +284,7 @@ FACTORD_HSL_EXPORT void ma27bd_(int* n, int* nz, const int* irn, const int* icn,
     return;
   }
   std::fill(info, info + kInfoSize, 0);
-  info[0] = Guarded("ma27bd", [&] {
+  info[0] = Guarded(kMa27FactordFailure, "ma27bd", [&] {
     return Factorize(n != nullptr ? *n : 0, nz != nullptr ? *nz : -1, irn, icn,
                      a, la != nullptr ? *la : 0, iw, liw != nullptr ? *liw : 0,
                      ikeep, maxfrt, cntl, info);

@@ -12,10 +12,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <limits>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -369,20 +367,6 @@ void PoisonRhs(const int* n, const int* nrhs, const int* lrhs, double* rhs) {
   }
 }
 
-// Runs `body`, turning any C++ exception into the factord-failure code.
-template <typename Body>
-int Guarded(const char* routine, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return Refuse(routine, kMa57FactordFailure, "out of memory");
-  } catch (const std::exception& e) {
-    return Refuse(routine, kMa57FactordFailure, e.what());
-  } catch (...) {
-    return Refuse(routine, kMa57FactordFailure, "unknown exception");
-  }
-}
-
 }  // namespace
 }  // namespace factord::hsl
 
@@ -426,7 +410,7 @@ FACTORD_HSL_EXPORT void ma57ad_(int* n, int* ne, const int* irn, const int* jcn,
     return;
   }
   Clear(info, rinfo);
-  info[0] = Guarded("ma57ad", [&] {
+  info[0] = Guarded(kMa57FactordFailure, "ma57ad", [&] {
     return Analyse(n != nullptr ? *n : 0, ne != nullptr ? *ne : -1, irn, jcn,
                    lkeep != nullptr ? *lkeep : 0, keep, icntl, info);
   });
@@ -445,7 +429,7 @@ FACTORD_HSL_EXPORT void ma57bd_(int* n, int* ne, double* a, double* fact,
     return;
   }
   Clear(info, rinfo);
-  info[0] = Guarded("ma57bd", [&] {
+  info[0] = Guarded(kMa57FactordFailure, "ma57bd", [&] {
     return Factorize(n != nullptr ? *n : 0, ne != nullptr ? *ne : -1, a,
                      lifact != nullptr ? *lifact : 0, ifact,
                      lkeep != nullptr ? *lkeep : 0, keep, icntl, cntl, info);
@@ -468,7 +452,7 @@ FACTORD_HSL_EXPORT void ma57cd_(int* job, int* n, double* fact, int* lfact,
     return;
   }
   info[1] = 0;
-  info[0] = Guarded("ma57cd", [&] {
+  info[0] = Guarded(kMa57FactordFailure, "ma57cd", [&] {
     return Solve(job != nullptr ? *job : 0, n != nullptr ? *n : 0,
                  lifact != nullptr ? *lifact : 0, ifact,
                  nrhs != nullptr ? *nrhs : 0, rhs, lrhs != nullptr ? *lrhs : 0,

@@ -7,6 +7,8 @@
 #ifndef FACTORD_HSL_MESSAGES_H_
 #define FACTORD_HSL_MESSAGES_H_
 
+#include <exception>
+#include <new>
 #include <string>
 
 namespace factord::hsl {
@@ -23,6 +25,21 @@ void Trace(const char* routine, const std::string& text);
 // does); 1e-10, ldlt's own weakest threshold, for u <= 0 or NaN (MA57's
 // "no threshold test"). A clamped value is noted once per process.
 double PivotThreshold(const char* routine, double u);
+
+// Runs `body` (returning a code); a C++ exception, which must not cross
+// the Fortran interface, becomes `failure_code` with its line on stderr.
+template <typename Body>
+int Guarded(int failure_code, const char* routine, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Refuse(routine, failure_code, "out of memory");
+  } catch (const std::exception& e) {
+    return Refuse(routine, failure_code, e.what());
+  } catch (...) {
+    return Refuse(routine, failure_code, "unknown exception");
+  }
+}
 
 }  // namespace factord::hsl
 
