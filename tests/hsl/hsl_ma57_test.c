@@ -270,13 +270,25 @@ void test_ma57_bad_input(void) {
   m.icntl[6] = 5;
   CHECK(ma57_factorize(&m, a) == -10 && m.info[1] == 5);
   m.icntl[6] = 1;
-  lifact = m.lifact;
+  /* IFACT below INFO(10): MA57's -4 with INFO(18), which Ipopt answers by
+   * copying IFACT into a larger array (ma57ed_) and calling again. */
   m.lifact = 7;
   capture_begin(2);
   CHECK(ma57_factorize(&m, a) == -4);
   CHECK(capture_end("LIFACT = 7 < 8"));
-  CHECK(m.info[17] == 8); /* INFO(18): what suffices */
-  m.lifact = lifact;
+  CHECK(m.info[1] == 7 && m.info[17] == 8); /* INFO(2), INFO(18) */
+  {
+    int ic = 1, lnew = 0;
+    double newfac = 0;
+    int* larger = malloc(sizeof(int) * (size_t)m.info[17]);
+    lifact = m.info[17];
+    ma57ed_(&m.n, &ic, m.keep, m.fact, &m.lfact, &newfac, &lnew, m.ifact,
+            &m.lifact, larger, &lifact, m.info);
+    CHECK(m.info[0] == 0);
+    free(m.ifact);
+    m.ifact = larger;
+    m.lifact = lifact;
+  }
   CHECK(ma57_factorize(&m, a) == 0);
 
   /* ma57cd_: JOB, N, NRHS, LRHS, LWORK, IFACT; the solution is NaN. */
