@@ -10,10 +10,10 @@
 //     that the least recently used one is released, its factord matrix
 //     too (a later factorization through its KEEP/IKEEP uploads the
 //     pattern again; a solve with its old factorization fails);
-//   - nothing is released at process exit (calls into the client from an
-//     exit handler crashed here: gRPC's statics go first): a daemon frees
-//     what a process left after its idle TTL (--idle_ttl, 1 h by
-//     default); in process, the matrices end with it.
+//   - nothing is released at process exit (an exit handler that calls
+//     into the client crashes: gRPC's statics are destroyed first): a
+//     daemon frees what a process left after its idle TTL (--idle_ttl,
+//     1 h by default); in process, the matrices end with it.
 // Thread-safe: the registry has its own mutex, each session another.
 #ifndef FACTORD_HSL_REGISTRY_H_
 #define FACTORD_HSL_REGISTRY_H_
