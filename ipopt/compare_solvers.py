@@ -17,7 +17,8 @@ every problem that Ipopt + MUMPS solves:
   - |iterations_factord - iterations_mumps| <= max(2, 10% of MUMPS's);
   - for nonconvex_chain, both runs needed inertia correction.
 With --robustness it also runs robustness.py's checks (daemon killed,
-daemon restarted) in the same run. Exit code 0 when every check passed.
+daemon restarted) in the same run, through the first --solver. Exit code 0
+when every check passed.
 
   ipopt/compare_solvers.py [--build=build] [PROBLEM ...] [--qp_dir=DIR]
       [--solver=pardiso|ma57|ma27 ...] [--markdown] [--robustness]
@@ -195,7 +196,7 @@ def main() -> int:
     if args.robustness:
         robust_ok = robustness.run_all(
             build, ipopt_runs.parse_problem(args.robustness_problem),
-            args.connect_timeout) == 0
+            args.connect_timeout, solver=solvers[0]) == 0
     return 0 if not failures and robust_ok else 1
 
 
