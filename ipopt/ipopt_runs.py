@@ -160,6 +160,9 @@ def solver_env(solver: str, build: Path, daemon: Daemon | None, extra=None) -> d
             ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
         if daemon is not None:
             env["FACTORD_SERVER"] = daemon.address
+            # Every system to the daemon, however small (with the C API's
+            # in-process mode, small ones would otherwise stay in process).
+            env.setdefault("FACTORD_LOCAL_BELOW", "0")
     env.update(extra or {})
     return env
 

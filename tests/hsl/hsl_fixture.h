@@ -38,7 +38,8 @@ void triplet_multiply(int n, int ne, const int* irn, const int* jcn,
                       const double* a, const double* x, double* y);
 
 /* Starts the daemon if needed (on its old port after a kill) and points
- * FACTORD_SERVER at it; short timeouts for the tests. */
+ * FACTORD_SERVER at it, every system included (FACTORD_LOCAL_BELOW=0);
+ * short timeouts for the tests. */
 void fixture_daemon(void);
 
 /* The generation the daemon at $FACTORD_SERVER holds matrix `id` at (0:

@@ -163,6 +163,7 @@ void test_daemon_down(void) {
   double a[KKT_NE], b[KKT_N], t0;
   setenv("FACTORD_SERVER", "127.0.0.1:1", 1);
   setenv("FACTORD_CONNECT_TIMEOUT", "0.5", 1);
+  setenv("FACTORD_LOCAL_BELOW", "0", 1);
   kkt_values(1.0, a);
   ma57_init(&m, KKT_N, KKT_NE);
   t0 = test_now();

@@ -80,6 +80,9 @@ void fixture_daemon(void) {
   }
   setenv("FACTORD_SERVER", g_daemon.address, 1);
   setenv("FACTORD_CONNECT_TIMEOUT", "5", 1);
+  /* Every system to the daemon, however small (the C API's in-process
+   * mode keeps small ones otherwise). */
+  setenv("FACTORD_LOCAL_BELOW", "0", 1);
 }
 
 uint64_t daemon_generation(const char* id) {
