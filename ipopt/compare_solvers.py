@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Ipopt + MUMPS against Ipopt + factord, problem by problem, in one run.
 
-For every problem, build/ipopt/factord-ipopt-nlp runs twice with Debian's
-unmodified Ipopt: `--linear_solver=mumps` (linked into Ipopt) and
-`--linear_solver=pardiso` with LD_LIBRARY_PATH=BUILD/pardiso, so that Ipopt
-dlopens factord's libpardiso.so, which sends every KKT system to a factord
-daemon this script starts on a free loopback port (FACTORD_SERVER). It prints
+For every problem, build/ipopt/factord-ipopt-nlp runs with Debian's
+unmodified Ipopt: `--linear_solver=mumps` (linked into Ipopt) and, for each
+--solver, `--linear_solver=pardiso` with LD_LIBRARY_PATH=BUILD/pardiso (the
+default) or `ma57` / `ma27` with LD_LIBRARY_PATH=BUILD/hsl, so that Ipopt
+dlopens factord's libpardiso.so or libhsl.so, which send every KKT system
+to a factord daemon this script starts on a free loopback port
+(FACTORD_SERVER). With a --solver other than pardiso alone, each row's
+problem is labelled with its solver ("HS21 (ma57)"). It prints
 a table (status, objective, iterations, wall time of IpoptSolve for both,
 relative objective difference, time ratio factord/MUMPS) and checks, for
 every problem that Ipopt + MUMPS solves:
@@ -14,10 +17,12 @@ every problem that Ipopt + MUMPS solves:
   - |iterations_factord - iterations_mumps| <= max(2, 10% of MUMPS's);
   - for nonconvex_chain, both runs needed inertia correction.
 With --robustness it also runs robustness.py's checks (daemon killed,
-daemon restarted) in the same run. Exit code 0 when every check passed.
+daemon restarted) in the same run, through the first --solver. Exit code 0
+when every check passed.
 
   ipopt/compare_solvers.py [--build=build] [PROBLEM ...] [--qp_dir=DIR]
-      [--markdown] [--robustness] [--connect_timeout=S] [--option=KEY=VALUE]
+      [--solver=pardiso|ma57|ma27 ...] [--markdown] [--robustness]
+      [--connect_timeout=S] [--option=KEY=VALUE] [--factord_option=KEY=VALUE]
   PROBLEM: nonconvex_chain | poisson_control[:N] | FILE.SIF
   With no PROBLEM and no --qp_dir: nonconvex_chain, every QP of
   ../shared/data/qp and poisson_control:200 (the whole table, by hand).
@@ -65,7 +70,7 @@ def verdict(problem, mumps, factord) -> list:
     return misses
 
 
-def cells(problem, mumps, factord, misses) -> list:
+def cells(label, problem, mumps, factord, misses) -> list:
     def side(run):
         r = run.record
         if not r:
@@ -87,7 +92,7 @@ def cells(problem, mumps, factord, misses) -> list:
         published = f"{relative_difference(mumps.record['objective'], problem.published):.1e}"
     n_m = f"{mumps.record['n']}/{mumps.record['m']}" if mumps.record else "-"
     ok = "ok" if not misses else "MISS: " + ", ".join(misses)
-    return [problem.label, n_m, *side(mumps), *side(factord), rel, ratio, reg,
+    return [label, n_m, *side(mumps), *side(factord), rel, ratio, reg,
             published, ok]
 
 
@@ -113,6 +118,10 @@ def main() -> int:
     parser.add_argument("problems", nargs="*")
     parser.add_argument("--build", default=str(HERE.parent / "build"))
     parser.add_argument("--qp_dir", action="append", default=[])
+    parser.add_argument("--solver", action="append", default=[],
+                        choices=sorted(ipopt_runs.FACTORD_LIBRARIES),
+                        help="Ipopt's linear_solver for the factord runs "
+                        "(repeatable; default pardiso)")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--robustness", action="store_true")
     parser.add_argument("--robustness_problem", default="nonconvex_chain")
@@ -120,17 +129,23 @@ def main() -> int:
                         help="FACTORD_CONNECT_TIMEOUT (s) for the robustness checks")
     parser.add_argument("--option", action="append", default=[],
                         help="KEY=VALUE: an Ipopt option for every run (both solvers)")
+    parser.add_argument("--factord_option", action="append", default=[],
+                        help="KEY=VALUE: an Ipopt option for the factord runs "
+                        "only (linear_system_scaling=mc19: libhsl's mc19ad_)")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds per run before it counts as failed")
     args = parser.parse_args()
 
     build = Path(args.build).resolve()
-    library = build / "pardiso" / "libpardiso.so"
-    if not library.is_file():
-        # libpardiso is part of the build: its absence is a failure, not a skip.
-        print(f"FAIL: {library} is missing (build the factord_pardiso target)",
-              file=sys.stderr)
-        return 1
+    solvers = args.solver or ["pardiso"]
+    libraries = sorted({ipopt_runs.factord_library(s, build) for s in solvers})
+    for library in libraries:
+        if not library.is_file():
+            # factord's libraries are part of the build: their absence is a
+            # failure, not a skip.
+            print(f"FAIL: {library} is missing (build factord_pardiso / "
+                  f"factord_hsl)", file=sys.stderr)
+            return 1
     specs = list(args.problems)
     for qp_dir in args.qp_dir:
         specs += sorted(str(p) for p in Path(qp_dir).glob("*.SIF"))
@@ -144,25 +159,30 @@ def main() -> int:
     daemon = ipopt_runs.Daemon(build, work)
     daemon.start()
     print(f"factord on {daemon.address} (log {daemon.log_path}); "
-          f"libpardiso {library}", flush=True)
+          f"{', '.join(str(p) for p in libraries)}", flush=True)
     extra = [f"--option={o}" for o in args.option]
+    factord_extra = extra + [f"--option={o}" for o in args.factord_option]
     rows, failures = [], []
     try:
         for problem in problems:
             mumps = ipopt_runs.run_nlp(build, problem, "mumps",
                                        ipopt_runs.solver_env("mumps", build, None),
                                        args.timeout, extra)
-            factord = ipopt_runs.run_nlp(build, problem, "pardiso",
-                                         ipopt_runs.solver_env("pardiso", build, daemon),
-                                         args.timeout, extra)
-            misses = verdict(problem, mumps, factord)
-            if misses:
-                failures.append(problem.label)
-                if factord.stderr.strip():
-                    print(f"{problem.label} (factord) stderr:\n{factord.stderr[-2000:]}",
-                          file=sys.stderr)
-            rows.append(cells(problem, mumps, factord, misses))
-            print("  ".join(rows[-1]), flush=True)
+            for solver in solvers:
+                factord = ipopt_runs.run_nlp(
+                    build, problem, solver,
+                    ipopt_runs.solver_env(solver, build, daemon),
+                    args.timeout, factord_extra)
+                label = (problem.label if solvers == ["pardiso"]
+                         else f"{problem.label} ({solver})")
+                misses = verdict(problem, mumps, factord)
+                if misses:
+                    failures.append(label)
+                    if factord.stderr.strip():
+                        print(f"{label} (factord) stderr:\n{factord.stderr[-2000:]}",
+                              file=sys.stderr)
+                rows.append(cells(label, problem, mumps, factord, misses))
+                print("  ".join(rows[-1]), flush=True)
     finally:
         daemon.stop()
     print()
@@ -176,7 +196,7 @@ def main() -> int:
     if args.robustness:
         robust_ok = robustness.run_all(
             build, ipopt_runs.parse_problem(args.robustness_problem),
-            args.connect_timeout) == 0
+            args.connect_timeout, solver=solvers[0]) == 0
     return 0 if not failures and robust_ok else 1
 
 

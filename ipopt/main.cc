@@ -2,13 +2,15 @@
 // chosen linear solver and prints one JSON line (the last line of stdout).
 //
 //   factord-ipopt-nlp --problem=nonconvex_chain|poisson_control|FILE.SIF
-//                     [--linear_solver=mumps|pardiso] [--grid=200] [--chain=8]
+//                     [--linear_solver=mumps|pardiso|ma57|ma27] [--grid=200]
+//                     [--chain=8]
 //                     [--option=KEY=VALUE ...] [--print_level=0]
 //                     [--log_file=PATH] [--log_level=5]
 //                     [--hold_at_iteration=K --hold_file=PATH]
 //
 // With --linear_solver=pardiso Ipopt loads libpardiso.so from
-// LD_LIBRARY_PATH; factord's (build/pardiso) reads FACTORD_SERVER.
+// LD_LIBRARY_PATH, with ma57 or ma27 libhsl.so; factord's (build/pardiso,
+// build/hsl) read FACTORD_SERVER.
 // The JSON line: problem, solver, status (Ipopt's), status_code, objective,
 // iterations, wall_s (IpoptSolve), inertia_corrections (iterations whose
 // step needed delta_w > 0), max_regularization, n, m.
@@ -42,7 +44,8 @@ struct Flags {
 
 constexpr char kUsage[] =
     "usage: factord-ipopt-nlp --problem=nonconvex_chain|poisson_control|"
-    "FILE.SIF [--linear_solver=mumps|pardiso] [--grid=N] [--chain=N] "
+    "FILE.SIF [--linear_solver=mumps|pardiso|ma57|ma27] [--grid=N] "
+    "[--chain=N] "
     "[--option=KEY=VALUE ...] [--print_level=N] [--log_file=PATH] "
     "[--log_level=N] [--hold_at_iteration=K --hold_file=PATH "
     "[--hold_seconds=S]]";
