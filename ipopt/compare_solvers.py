@@ -20,8 +20,22 @@ With --robustness it also runs robustness.py's checks (daemon killed,
 daemon restarted) in the same run, through the first --solver. Exit code 0
 when every check passed.
 
+--where says where factord runs the KKT systems (repeatable; default
+daemon): `daemon` (every system on the loopback daemon), `local` (in the
+Ipopt process, FACTORD_SERVER=local: no daemon) or `threshold` (the daemon
+with the C API's default size threshold). Each (solver, where) pair is a
+configuration; rows are labelled with it when there are several. With
+--repeats=N every problem runs N times, interleaved (MUMPS, then each
+configuration, N rounds), and the times are the medians. The speed column
+says whether a factord time meets its target: in process, at most MUMPS's
+(KKT order >= 5000) or at most 1.5x MUMPS's or 5 ms over it (smaller);
+with the threshold, at most 1.2x the in-process time (when `local` is also
+measured). Speed is reported, not checked (the exit code is about the
+correctness criteria).
+
   ipopt/compare_solvers.py [--build=build] [PROBLEM ...] [--qp_dir=DIR]
-      [--solver=pardiso|ma57|ma27 ...] [--markdown] [--robustness]
+      [--solver=pardiso|ma57|ma27 ...] [--where=daemon|local|threshold ...]
+      [--repeats=N] [--markdown] [--robustness]
       [--connect_timeout=S] [--option=KEY=VALUE] [--factord_option=KEY=VALUE]
   PROBLEM: nonconvex_chain | poisson_control[:N] | FILE.SIF
   With no PROBLEM and no --qp_dir: nonconvex_chain, every QP of
@@ -70,7 +84,36 @@ def verdict(problem, mumps, factord) -> list:
     return misses
 
 
-def cells(label, problem, mumps, factord, misses) -> list:
+# The time targets (docs/in_process.md): in process against MUMPS, and the
+# daemon above the size threshold against in process.
+LARGE_KKT_ORDER = 5000
+SMALL_RATIO, SMALL_SLACK_S, THRESHOLD_RATIO = 1.5, 0.005, 1.2
+
+
+def speed(where, mumps, factord, local) -> str:
+    """The time target of a factord run: "ok", "SLOW" or "-" (none)."""
+    if not (mumps.record and factord.record):
+        return "-"
+    t, tm = factord.record["wall_s"], mumps.record["wall_s"]
+    if where == "local":
+        if mumps.record.get("kkt_order", 0) >= LARGE_KKT_ORDER:
+            return "ok" if t <= tm else "SLOW"
+        return "ok" if (t <= SMALL_RATIO * tm or t <= tm + SMALL_SLACK_S) else "SLOW"
+    if where == "threshold" and local is not None and local.record:
+        return "ok" if t <= THRESHOLD_RATIO * local.record["wall_s"] else "SLOW"
+    return "-"
+
+
+def median_run(runs):
+    """The first run's record with the median wall time of all of them."""
+    first = runs[0]
+    walls = sorted(r.record["wall_s"] for r in runs if r.record)
+    if first.record and walls:
+        first.record = dict(first.record, wall_s=walls[(len(walls) - 1) // 2])
+    return first
+
+
+def cells(label, problem, mumps, factord, misses, fast="-") -> list:
     def side(run):
         r = run.record
         if not r:
@@ -91,14 +134,15 @@ def cells(label, problem, mumps, factord, misses) -> list:
     if problem.published is not None and mumps.record and mumps.record["objective"] is not None:
         published = f"{relative_difference(mumps.record['objective'], problem.published):.1e}"
     n_m = f"{mumps.record['n']}/{mumps.record['m']}" if mumps.record else "-"
+    kkt = str(mumps.record.get("kkt_order", "-")) if mumps.record else "-"
     ok = "ok" if not misses else "MISS: " + ", ".join(misses)
-    return [label, n_m, *side(mumps), *side(factord), rel, ratio, reg,
-            published, ok]
+    return [label, n_m, kkt, *side(mumps), *side(factord), rel, ratio, fast,
+            reg, published, ok]
 
 
-HEADER = ["problem", "n/m", "MUMPS status", "MUMPS objective", "it", "time s",
-          "factord status", "factord objective", "it", "time s", "rel diff",
-          "ratio", "reg M/f", "vs published", "criteria"]
+HEADER = ["problem", "n/m", "KKT", "MUMPS status", "MUMPS objective", "it",
+          "time s", "factord status", "factord objective", "it", "time s",
+          "rel diff", "ratio", "speed", "reg M/f", "vs published", "criteria"]
 
 
 def print_table(rows, markdown: bool) -> None:
@@ -122,6 +166,13 @@ def main() -> int:
                         choices=sorted(ipopt_runs.FACTORD_LIBRARIES),
                         help="Ipopt's linear_solver for the factord runs "
                         "(repeatable; default pardiso)")
+    parser.add_argument("--where", action="append", default=[],
+                        choices=ipopt_runs.WHERE,
+                        help="where factord runs the KKT systems (repeatable; "
+                        "default daemon)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs of each problem and configuration, "
+                        "interleaved; times are medians")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--robustness", action="store_true")
     parser.add_argument("--robustness_problem", default="nonconvex_chain")
@@ -162,35 +213,52 @@ def main() -> int:
           f"{', '.join(str(p) for p in libraries)}", flush=True)
     extra = [f"--option={o}" for o in args.option]
     factord_extra = extra + [f"--option={o}" for o in args.factord_option]
-    rows, failures = [], []
+    wheres = args.where or ["daemon"]
+    configs = [(solver, where) for solver in solvers for where in wheres]
+    single = configs == [("pardiso", "daemon")]
+    rows, failures, slow = [], [], []
     try:
         for problem in problems:
-            mumps = ipopt_runs.run_nlp(build, problem, "mumps",
-                                       ipopt_runs.solver_env("mumps", build, None),
-                                       args.timeout, extra)
-            for solver in solvers:
-                factord = ipopt_runs.run_nlp(
-                    build, problem, solver,
-                    ipopt_runs.solver_env(solver, build, daemon),
-                    args.timeout, factord_extra)
-                label = (problem.label if solvers == ["pardiso"]
-                         else f"{problem.label} ({solver})")
+            mumps_runs, factord_runs = [], {c: [] for c in configs}
+            for _ in range(max(1, args.repeats)):
+                mumps_runs.append(ipopt_runs.run_nlp(
+                    build, problem, "mumps",
+                    ipopt_runs.solver_env("mumps", build, None),
+                    args.timeout, extra))
+                for solver, where in configs:
+                    factord_runs[(solver, where)].append(ipopt_runs.run_nlp(
+                        build, problem, solver,
+                        ipopt_runs.solver_env(solver, build, daemon,
+                                              where=where),
+                        args.timeout, factord_extra))
+            mumps = median_run(mumps_runs)
+            medians = {c: median_run(runs) for c, runs in factord_runs.items()}
+            for (solver, where), factord in medians.items():
+                label = (problem.label if single
+                         else f"{problem.label} ({solver}, {where})")
                 misses = verdict(problem, mumps, factord)
                 if misses:
                     failures.append(label)
                     if factord.stderr.strip():
                         print(f"{label} (factord) stderr:\n{factord.stderr[-2000:]}",
                               file=sys.stderr)
-                rows.append(cells(label, problem, mumps, factord, misses))
+                fast = speed(where, mumps, factord, medians.get((solver, "local")))
+                if fast == "SLOW":
+                    slow.append(label)
+                rows.append(cells(label, problem, mumps, factord, misses, fast))
                 print("  ".join(rows[-1]), flush=True)
     finally:
         daemon.stop()
     print()
     print_table(rows, args.markdown)
-    solved = [r for r in rows if r[2] in ("Solve_Succeeded", "Solved_To_Acceptable_Level")]
+    solved = [r for r in rows if r[3] in ("Solve_Succeeded", "Solved_To_Acceptable_Level")]
     print(f"\nMUMPS solved {len(solved)}/{len(rows)}; criteria met on "
           f"{len(rows) - len(failures)}/{len(rows)}"
           + (f"; missed: {', '.join(failures)}" if failures else ""))
+    timed = [r for r in rows if r[13] != "-"]
+    if timed:
+        print(f"speed targets met on {len(timed) - len(slow)}/{len(timed)}"
+              + (f"; slow: {', '.join(slow)}" if slow else ""))
 
     robust_ok = True
     if args.robustness:

@@ -149,20 +149,34 @@ def factord_library(solver: str, build: Path) -> Path:
     return build / folder / name
 
 
-def solver_env(solver: str, build: Path, daemon: Daemon | None, extra=None) -> dict:
+# Where factord's libraries run the KKT systems (docs/in_process.md):
+#   daemon     every system on the loopback daemon (FACTORD_LOCAL_BELOW=0);
+#   local      in the Ipopt process (FACTORD_SERVER=local), no daemon;
+#   threshold  the daemon, with the C API's default size threshold: the
+#              systems below it stay in process.
+WHERE = ("daemon", "local", "threshold")
+
+
+def solver_env(solver: str, build: Path, daemon: Daemon | None, extra=None,
+               where: str = "daemon") -> dict:
     """The environment of a run: for pardiso, ma57 and ma27, Ipopt finds
-    factord's libpardiso.so or libhsl.so through LD_LIBRARY_PATH and the
-    library the daemon through FACTORD_SERVER."""
+    factord's libpardiso.so or libhsl.so through LD_LIBRARY_PATH, and the
+    library the daemon through FACTORD_SERVER (`where`: WHERE)."""
     env = dict(os.environ)
     if solver in FACTORD_LIBRARIES:
         lib_dir = str(factord_library(solver, build).parent)
         env["LD_LIBRARY_PATH"] = lib_dir + (
             ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-        if daemon is not None:
+        if where == "local":
+            env["FACTORD_SERVER"] = "local"
+            env.pop("FACTORD_LOCAL_BELOW", None)
+        elif daemon is not None:
             env["FACTORD_SERVER"] = daemon.address
-            # Every system to the daemon, however small (with the C API's
-            # in-process mode, small ones would otherwise stay in process).
-            env.setdefault("FACTORD_LOCAL_BELOW", "0")
+            if where == "daemon":
+                # Every system to the daemon, however small.
+                env.setdefault("FACTORD_LOCAL_BELOW", "0")
+            else:
+                env.pop("FACTORD_LOCAL_BELOW", None)
     env.update(extra or {})
     return env
 
