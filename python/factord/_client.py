@@ -7,15 +7,20 @@ metadata header ``x-factord-matrix-id`` so that a mesh can route all
 requests for one matrix to the daemon that holds it; large arrays go in
 chunks under the server's message limit; many right-hand sides share one
 bidirectional Solve stream; replies are plain dataclasses; failures raise
-factord.Error with the server's reason.
+factord.Error with the server's reason. Calls that fail in transit are
+retried (RetryPolicy, _retry.py); an address where nothing listens fails
+at once.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import (
+    Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, TypeVar, Union,
+)
 
 import grpc
 import numpy as np
@@ -23,6 +28,8 @@ import numpy as np
 from . import _matrix
 from ._errors import Error, client_error, from_rpc_error
 from ._options import parse_value, set_fields
+from ._retry import RetryPolicy, backoff, never_reached_error, retried_in_transit
+from ._retry import with_server_details
 from ._types import FactorReport, MatrixInfo, ServerInfo, SolveReport, StepResult
 from ._wire.v1 import solver_pb2 as pb
 from ._wire.v1 import solver_pb2_grpc as pb_grpc
@@ -31,6 +38,15 @@ MATRIX_ID_HEADER = "x-factord-matrix-id"
 DEFAULT_SERVER = "127.0.0.1:50051"
 DEFAULT_MAX_CHUNK_BYTES = 1 << 20
 DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 64 << 20
+# Longest wait between two attempts to reconnect to a daemon that went away
+# (gRPC's backoff otherwise grows to minutes): retries see it soon after it
+# is back.
+RECONNECT_BACKOFF_MS = 1000
+# How long the call that asks gRPC why a first connection failed may take
+# (it fails at once while the channel is in TRANSIENT_FAILURE).
+_CAUSE_PROBE_TIMEOUT_S = 1.0
+
+T = TypeVar("T")
 
 #: Shift of the diagonal at factorization: a scalar (added to every diagonal
 #: entry) or ``(first, rest, count)`` (``first`` on the first ``count``
@@ -59,11 +75,20 @@ class Client:
             ``server_name`` (the name to check the server's certificate
             against, when it differs from the address).
         timeout: deadline of every call in seconds (a Solve stream as a
-            whole); None: no deadline.
+            whole; each attempt of a retried call); None: no deadline.
         max_chunk_bytes: upper bound on the size of every request message;
             the smaller of it and the server's ``max_message_bytes``
             (ServerInfo, asked once) is used.
         max_receive_message_bytes: largest reply message accepted.
+        retry: the RetryPolicy of calls that failed in transit; None: the
+            default, up to 5 attempts, 0.1 s doubling to 2 s apart, within
+            15 s. ``RetryPolicy(max_attempts=1)``: no retry.
+
+    A first connection that fails (nothing listens at the address) fails
+    the call at once with UNAVAILABLE, a message naming the address and how
+    to start a daemon there, and the ErrorInfo metadata
+    ``first_connection="failed"``; retries are for a daemon that was
+    reached and went away (restarting).
 
     The client is thread-safe and may be used as a context manager
     (``close()`` on exit). Enum-valued arguments take lower-case names
@@ -79,14 +104,21 @@ class Client:
         *,
         max_chunk_bytes: int = DEFAULT_MAX_CHUNK_BYTES,
         max_receive_message_bytes: int = DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
+        retry: Optional[RetryPolicy] = None,
     ) -> None:
         self.address: str = address or os.environ.get("FACTORD_SERVER") or DEFAULT_SERVER
         self.token: Optional[str] = token if token is not None else os.environ.get("FACTORD_TOKEN")
         self.timeout = timeout
         self.max_chunk_bytes = int(max_chunk_bytes)
+        self.retry = RetryPolicy() if retry is None else retry
         options = [
             ("grpc.max_receive_message_length", int(max_receive_message_bytes)),
             ("grpc.max_send_message_length", -1),
+            ("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS),
+            ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS),
+            # Reconnecting re-resolves the target, which the DNS resolver
+            # otherwise allows only every 30 s.
+            ("grpc.dns_min_time_between_resolutions_ms", RECONNECT_BACKOFF_MS),
         ]
         credentials = _channel_credentials(tls, options)
         if credentials is None:
@@ -99,6 +131,8 @@ class Client:
         # What this client uploaded, per ID: (structure, n, nnz, pattern
         # fingerprint), to send new values in the stored order.
         self._uploaded: Dict[str, Tuple[str, int, int, bytes]] = {}
+        self._reached = False  # the channel has been connected once
+        self._retries = 0
 
     # -- connection --------------------------------------------------------
 
@@ -114,6 +148,13 @@ class Client:
 
     def __repr__(self) -> str:
         return f"factord.Client({self.address!r})"
+
+    @property
+    def retries(self) -> int:
+        """Attempts beyond the first made by the retry policy, over all
+        calls."""
+        with self._lock:
+            return self._retries
 
     # -- matrices ----------------------------------------------------------
 
@@ -172,8 +213,21 @@ class Client:
             for chunk in _matrix.csr_chunks(m, budget):
                 yield pb.UploadRequest(csr=chunk)
 
-        reply = self._call(self._stub.UploadMatrix, requests(), matrix_id)
-        info = MatrixInfo.from_proto(reply)
+        def attempt(k: int) -> Any:
+            try:
+                return self._stub.UploadMatrix(
+                    requests(), timeout=self.timeout, metadata=self._metadata(matrix_id)
+                )
+            except grpc.RpcError as e:
+                # A repeat that finds the ID taken: the attempt that failed
+                # in transit got through (a replacing upload never
+                # conflicts).
+                if k > 1 and not replace and e.code() == grpc.StatusCode.ALREADY_EXISTS:
+                    return None
+                raise
+
+        reply = self._with_retries(attempt)
+        info = self.get(matrix_id) if reply is None else MatrixInfo.from_proto(reply)
         with self._lock:
             self._uploaded[matrix_id] = (info.structure, m.n, m.nnz, m.pattern_fingerprint())
         return info
@@ -220,7 +274,7 @@ class Client:
                 if offset >= values.size:
                     return
 
-        reply = self._call(self._stub.UpdateValues, requests(), id)
+        reply = self._call(self._stub.UpdateValues, requests, id)
         return MatrixInfo.from_proto(reply)
 
     def factorize(
@@ -311,10 +365,9 @@ class Client:
         rhs, columns = _right_hand_sides(b, "values")
         wire_options = pb.SolveOptions()
         set_fields(wire_options, solve_options, "options.")
-        k, n = columns.shape
-        results = _Solutions(k, n)
-        if k == 0:
-            x = results.x_like(rhs)
+        k_rhs, n = columns.shape
+        if k_rhs == 0:
+            x = _Solutions(k_rhs, n).x_like(rhs)
             return (x, []) if return_reports else x
         per_chunk = _matrix.payload_bytes(self._chunk_bytes(), len(id)) // _matrix.VALUE_BYTES
 
@@ -330,7 +383,8 @@ class Client:
                 request.values.extend(columns[index, offset:end].tolist())
                 yield request
 
-        try:
+        def attempt(k: int) -> _Solutions:
+            results = _Solutions(k_rhs, n)
             replies = self._stub.Solve(
                 requests(), timeout=self.timeout, metadata=self._metadata(id)
             )
@@ -338,8 +392,9 @@ class Client:
                 if not results.add(reply):
                     replies.cancel()
                     raise results.malformed(reply)
-        except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+            return results
+
+        results = self._with_retries(attempt)
         reports = results.reports()
         x = results.x_like(rhs)
         return (x, reports) if return_reports else x
@@ -424,7 +479,6 @@ class Client:
         k, n = columns.shape
         header.rhs_count = k
         per_chunk = _matrix.payload_bytes(self._chunk_bytes()) // _matrix.VALUE_BYTES
-        results = _Solutions(k, n)
 
         def requests() -> Iterator[pb.StepRequest]:
             yield request
@@ -445,8 +499,9 @@ class Client:
                 message.rhs.last = end == n
                 yield message
 
-        report: Optional[FactorReport] = None
-        try:
+        def attempt(_: int) -> Tuple[Optional[FactorReport], _Solutions]:
+            report: Optional[FactorReport] = None
+            results = _Solutions(k, n)
             replies = self._stub.Step(
                 requests(), timeout=self.timeout, metadata=self._metadata(id)
             )
@@ -456,8 +511,9 @@ class Client:
                 elif report is None or not results.add(reply.solution):
                     replies.cancel()
                     raise results.malformed(reply.solution)
-        except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+            return report, results
+
+        report, results = self._with_retries(attempt)
         if report is None:
             raise Error(
                 grpc.StatusCode.INTERNAL, "INTERNAL",
@@ -474,10 +530,24 @@ class Client:
         """Frees matrix ``id`` and its factors on the server; returns the
         bytes freed. Raises Error NOT_FOUND when nothing is held."""
         _check_id(id, "id")
-        reply = self._call(self._stub.Release, pb.ReleaseRequest(id=id), id)
+
+        def attempt(k: int) -> int:
+            try:
+                reply = self._stub.Release(
+                    pb.ReleaseRequest(id=id), timeout=self.timeout,
+                    metadata=self._metadata(id),
+                )
+            except grpc.RpcError as e:
+                # A repeat that finds nothing: the first attempt released it.
+                if k > 1 and e.code() == grpc.StatusCode.NOT_FOUND:
+                    return 0
+                raise
+            return int(reply.bytes_freed)
+
+        freed = self._with_retries(attempt)
         with self._lock:
             self._uploaded.pop(id, None)
-        return int(reply.bytes_freed)
+        return freed
 
     def get(self, id: str) -> MatrixInfo:
         """What the server holds about matrix ``id`` (its generation, whether
@@ -523,22 +593,100 @@ class Client:
             metadata.append((MATRIX_ID_HEADER, matrix_id))
         return metadata
 
-    def _call(
-        self,
-        method: Any,
-        request: Any,
-        matrix_id: Optional[str],
-        timeout: Optional[float] = None,
-    ) -> Any:
-        """One unary or client-streaming call, errors as factord.Error."""
-        try:
-            return method(
-                request,
-                timeout=self.timeout if timeout is None else timeout,
+    def _call(self, method: Any, request: Any, matrix_id: Optional[str]) -> Any:
+        """One unary or client-streaming call with the retry policy, errors
+        as factord.Error. ``request`` is the request message, or a function
+        that makes the request iterator (called once per attempt)."""
+        return self._with_retries(
+            lambda _: method(
+                request() if callable(request) else request,
+                timeout=self.timeout,
                 metadata=self._metadata(matrix_id),
             )
-        except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+        )
+
+    def _with_retries(self, attempt: Callable[[int], T]) -> T:
+        """Runs ``attempt`` (given its number, from 1) until it returns,
+        fails in a way the retry policy does not retry, or the policy's
+        attempts or time are spent; grpc.RpcError becomes factord.Error."""
+        start = time.monotonic()
+        self._await_first_contact(None if self.timeout is None else start + self.timeout)
+        policy = self.retry
+        end = start + policy.total_timeout
+        k = 1
+        while True:
+            try:
+                return attempt(k)
+            except grpc.RpcError as e:
+                error = from_rpc_error(e)
+                if k >= max(1, policy.max_attempts) or not retried_in_transit(e):
+                    raise error from None
+                wait = backoff(policy, k, error.retry_delay)
+                if time.monotonic() + wait > end:
+                    raise error from None
+                time.sleep(wait)
+                # A daemon restarting: the next attempt waits for it.
+                if not self._await_connection(end):
+                    raise error from None
+            with self._lock:
+                self._retries += 1
+            k += 1
+
+    def _await_first_contact(self, deadline: Optional[float]) -> None:
+        """Returns once the channel is connected (at once when it has been
+        before). Raises the error of never_reached_error when its first
+        connection fails, DEADLINE_EXCEEDED when neither happens by
+        ``deadline`` (time.monotonic(); None: no limit)."""
+        if self._reached:
+            return
+        changed = threading.Condition()
+        states: List[grpc.ChannelConnectivity] = []
+
+        def watch(state: grpc.ChannelConnectivity) -> None:
+            with changed:
+                states.append(state)
+                changed.notify_all()
+
+        settled = (grpc.ChannelConnectivity.READY,
+                   grpc.ChannelConnectivity.TRANSIENT_FAILURE,
+                   grpc.ChannelConnectivity.SHUTDOWN)
+        self._channel.subscribe(watch, try_to_connect=True)
+        try:
+            with changed:
+                while not states or states[-1] not in settled:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise Error(
+                            grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
+                            f"no connection to {self.address} within the call's deadline",
+                        )
+                    changed.wait(left)
+                state = states[-1]
+        finally:
+            self._channel.unsubscribe(watch)
+        if state != grpc.ChannelConnectivity.READY:
+            # gRPC's account of the failure, from a call that fails without
+            # being sent; an answer means the channel connected meanwhile.
+            try:
+                self._stub.ServerInfo(
+                    pb.ServerInfoRequest(), timeout=_CAUSE_PROBE_TIMEOUT_S,
+                    metadata=self._metadata(None),
+                )
+            except grpc.RpcError as e:
+                if not with_server_details(e):
+                    raise never_reached_error(self.address, e.details() or "") from None
+        self._reached = True
+
+    def _await_connection(self, end: float) -> bool:
+        """Whether the channel is connected by ``end`` (time.monotonic()),
+        asking it to connect."""
+        ready = grpc.channel_ready_future(self._channel)
+        try:
+            ready.result(timeout=max(0.0, end - time.monotonic()))
+        except grpc.FutureTimeoutError:
+            ready.cancel()
+            return False
+        return True
 
     def _chunk_bytes(self) -> int:
         """The request message budget: max_chunk_bytes, and no more than the
