@@ -42,9 +42,10 @@ DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 64 << 20
 # (gRPC's backoff otherwise grows to minutes): retries see it soon after it
 # is back.
 RECONNECT_BACKOFF_MS = 1000
-# How long the call that asks gRPC why a first connection failed may take
-# (it fails at once while the channel is in TRANSIENT_FAILURE).
-_CAUSE_PROBE_TIMEOUT_S = 1.0
+# The gRPC health check every daemon serves: the probe of the connection.
+HEALTH_CHECK_METHOD = "/grpc.health.v1.Health/Check"
+# How long a watch of the channel's state waits for its first report.
+_STATE_REPORT_TIMEOUT_S = 1.0
 
 T = TypeVar("T")
 
@@ -126,6 +127,9 @@ class Client:
         else:
             self._channel = grpc.secure_channel(self.address, credentials, options=options)
         self._stub = pb_grpc.SolverStub(self._channel)
+        # grpc.health.v1.Health/Check, bytes in and out (no generated code
+        # needed for an empty request whose reply is not read).
+        self._health = self._channel.unary_unary(HEALTH_CHECK_METHOD)
         self._lock = threading.Lock()
         self._server_max_message_bytes: Optional[int] = None
         # What this client uploaded, per ID: (structure, n, nnz, pattern
@@ -593,25 +597,38 @@ class Client:
             metadata.append((MATRIX_ID_HEADER, matrix_id))
         return metadata
 
-    def _call(self, method: Any, request: Any, matrix_id: Optional[str]) -> Any:
-        """One unary or client-streaming call with the retry policy, errors
-        as factord.Error. ``request`` is the request message, or a function
-        that makes the request iterator (called once per attempt)."""
+    def _call(
+        self,
+        method: Any,
+        request: Any,
+        matrix_id: Optional[str],
+        timeout: Optional[float] = None,
+        retry: Optional[RetryPolicy] = None,
+    ) -> Any:
+        """One unary or client-streaming call with the retry policy (the
+        client's unless ``retry`` is given), errors as factord.Error.
+        ``request`` is the request message, or a function that makes the
+        request iterator (called once per attempt)."""
+        timeout = self.timeout if timeout is None else timeout
         return self._with_retries(
             lambda _: method(
                 request() if callable(request) else request,
-                timeout=self.timeout,
+                timeout=timeout,
                 metadata=self._metadata(matrix_id),
-            )
+            ),
+            retry,
         )
 
-    def _with_retries(self, attempt: Callable[[int], T]) -> T:
+    def _with_retries(
+        self, attempt: Callable[[int], T], retry: Optional[RetryPolicy] = None
+    ) -> T:
         """Runs ``attempt`` (given its number, from 1) until it returns,
-        fails in a way the retry policy does not retry, or the policy's
-        attempts or time are spent; grpc.RpcError becomes factord.Error."""
+        fails in a way the retry policy (the client's unless ``retry`` is
+        given) does not retry, or the policy's attempts or time are spent;
+        grpc.RpcError becomes factord.Error."""
         start = time.monotonic()
         self._await_first_contact(None if self.timeout is None else start + self.timeout)
-        policy = self.retry
+        policy = self.retry if retry is None else retry
         end = start + policy.total_timeout
         k = 1
         while True:
@@ -633,60 +650,70 @@ class Client:
             k += 1
 
     def _await_first_contact(self, deadline: Optional[float]) -> None:
-        """Returns once the channel is connected (at once when it has been
-        before). Raises the error of never_reached_error when its first
+        """Returns once the channel has been connected (at once when it has
+        been before). Raises the error of never_reached_error when its first
         connection fails, DEADLINE_EXCEEDED when neither happens by
         ``deadline`` (time.monotonic(); None: no limit)."""
         if self._reached:
             return
-        changed = threading.Condition()
-        states: List[grpc.ChannelConnectivity] = []
-
-        def watch(state: grpc.ChannelConnectivity) -> None:
-            with changed:
-                states.append(state)
-                changed.notify_all()
-
-        settled = (grpc.ChannelConnectivity.READY,
-                   grpc.ChannelConnectivity.TRANSIENT_FAILURE,
-                   grpc.ChannelConnectivity.SHUTDOWN)
-        self._channel.subscribe(watch, try_to_connect=True)
-        try:
-            with changed:
-                while not states or states[-1] not in settled:
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        raise Error(
-                            grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
-                            f"no connection to {self.address} within the call's deadline",
-                        )
-                    changed.wait(left)
-                state = states[-1]
-        finally:
-            self._channel.unsubscribe(watch)
-        if state != grpc.ChannelConnectivity.READY:
-            # gRPC's account of the failure, from a call that fails without
-            # being sent; an answer means the channel connected meanwhile.
-            try:
-                self._stub.ServerInfo(
-                    pb.ServerInfoRequest(), timeout=_CAUSE_PROBE_TIMEOUT_S,
-                    metadata=self._metadata(None),
-                )
-            except grpc.RpcError as e:
-                if not with_server_details(e):
-                    raise never_reached_error(self.address, e.details() or "") from None
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        # A health check that does not wait for the connection: it connects
+        # the channel, and fails at once when the connection fails.
+        failure = self._health_check(wait_for_ready=False, timeout=timeout)
+        if failure is not None and failure.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+            raise Error(
+                grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
+                f"no connection to {self.address} within the call's deadline",
+            )
+        # UNAVAILABLE without details is gRPC's when the connection failed,
+        # or a proxy's (502, 503) when it has no daemon: connected then.
+        if (failure is not None and failure.code() == grpc.StatusCode.UNAVAILABLE
+                and not with_server_details(failure)
+                and self._connectivity() != grpc.ChannelConnectivity.READY):
+            raise never_reached_error(self.address, failure.details() or "") from None
         self._reached = True
 
     def _await_connection(self, end: float) -> bool:
         """Whether the channel is connected by ``end`` (time.monotonic()),
-        asking it to connect."""
-        ready = grpc.channel_ready_future(self._channel)
+        asking it to connect: a health check that waits for the connection
+        until then."""
+        failure = self._health_check(
+            wait_for_ready=True, timeout=max(0.0, end - time.monotonic())
+        )
+        return failure is None or failure.code() != grpc.StatusCode.DEADLINE_EXCEEDED
+
+    def _health_check(
+        self, wait_for_ready: bool, timeout: Optional[float]
+    ) -> Optional[grpc.RpcError]:
+        """The daemon's gRPC health check (grpc.health.v1, an empty request,
+        the reply's bytes unread): None when it answered OK, else the failed
+        call. Any answer means the channel is connected."""
         try:
-            ready.result(timeout=max(0.0, end - time.monotonic()))
-        except grpc.FutureTimeoutError:
-            ready.cancel()
-            return False
-        return True
+            self._health(
+                b"", timeout=timeout, wait_for_ready=wait_for_ready,
+                metadata=self._metadata(None),
+            )
+        except grpc.RpcError as e:
+            return e
+        return None
+
+    def _connectivity(self) -> Optional[grpc.ChannelConnectivity]:
+        """The channel's connectivity state now. Watched without asking the
+        channel to connect (the polling thread gRPC starts for a watch that
+        asks may outlive close() and fail on the closed channel)."""
+        known = threading.Event()
+        states: List[grpc.ChannelConnectivity] = []
+
+        def watch(state: grpc.ChannelConnectivity) -> None:
+            states.append(state)
+            known.set()
+
+        self._channel.subscribe(watch, try_to_connect=False)
+        try:
+            known.wait(_STATE_REPORT_TIMEOUT_S)
+        finally:
+            self._channel.unsubscribe(watch)
+        return states[0] if states else None
 
     def _chunk_bytes(self) -> int:
         """The request message budget: max_chunk_bytes, and no more than the

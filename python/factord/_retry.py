@@ -41,15 +41,16 @@ class RetryPolicy:
     the generation they expect).
 
     Attributes:
-        max_attempts: attempts of one call in all (1: no retry).
-        initial_backoff: seconds before the second attempt, multiplied by
+        max_attempts: attempts of one call in all (5; 1: no retry).
+        initial_backoff: seconds before the second attempt (0.1), multiplied by
             ``backoff_multiplier`` for each further one, at most
             ``max_backoff``, with +-20% jitter; a longer delay asked by the
             daemon (``Error.retry_delay``) is waited instead.
-        max_backoff: the longest wait between two attempts, seconds.
-        backoff_multiplier: growth of the wait per attempt.
+        max_backoff: the longest wait between two attempts, seconds (2).
+        backoff_multiplier: growth of the wait per attempt (2).
         total_timeout: seconds after the call's first attempt when no
-            further one starts; each attempt has the client's ``timeout``.
+            further one starts (15); each attempt has the client's
+            ``timeout``.
     """
 
     max_attempts: int = 5

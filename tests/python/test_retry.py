@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 import factord
 from conftest import start_daemon
+from daemon import Daemon
 from factord import _retry
 from fake_calls import FakeCall, status_with_details
 
@@ -78,38 +79,44 @@ def test_nothing_listening_fails_at_once_naming_the_address() -> None:
         assert c.retries == 0
 
 
+def kill(d: Daemon) -> None:
+    """SIGKILL: the daemon is gone at once (a SIGTERM would wait for the
+    client's connection up to its --shutdown_grace)."""
+    d.process.kill()
+    d.stop()
+
+
 def test_a_daemon_restarted_during_calls_is_waited_for(workdir: Path) -> None:
     first = start_daemon(workdir, "restart-1")
     port = first.port
     down_s = 2.5  # longer than the default backoffs together (1.5 s)
     second: list = []
-    with factord.Client(first.address, timeout=30) as c:
-        info = c.upload(small_spd())
-        first.stop()
 
-        def restart() -> None:
-            time.sleep(down_s)
-            second.append(start_daemon(workdir, "restart-2",
-                                       [f"--listen=127.0.0.1:{port}"]))
+    def restart() -> None:
+        time.sleep(down_s)
+        second.append(start_daemon(workdir, "restart-2", [f"--listen=127.0.0.1:{port}"]))
 
-        thread = threading.Thread(target=restart)
-        thread.start()
-        try:
-            start = time.monotonic()
-            again = c.upload(small_spd(), id=info.id)  # the new daemon holds nothing
-            waited = time.monotonic() - start
-        finally:
-            thread.join()
-        try:
+    try:
+        with factord.Client(first.address, timeout=30) as c:
+            info = c.upload(small_spd())
+            kill(first)
+            thread = threading.Thread(target=restart)
+            thread.start()
+            try:
+                start = time.monotonic()
+                again = c.upload(small_spd(), id=info.id)  # the new daemon holds nothing
+                waited = time.monotonic() - start
+            finally:
+                thread.join()
             assert again.id == info.id and again.generation == 1
             assert waited >= 0.9 * down_s
             assert waited < factord.RetryPolicy().total_timeout
             assert c.retries >= 1
             x = c.solve(c.factorize(info.id).id, np.ones(20))
             assert np.allclose(small_spd() @ x, 1.0)
-        finally:
-            for d in second:
-                d.stop()
+    finally:
+        for d in second:
+            d.stop()
 
 
 def test_a_daemon_that_stays_away_fails_the_call_when_the_window_ends(
@@ -119,7 +126,7 @@ def test_a_daemon_that_stays_away_fails_the_call_when_the_window_ends(
     policy = factord.RetryPolicy(total_timeout=1.0)
     with factord.Client(d.address, timeout=30, retry=policy) as c:
         c.info()
-        d.stop()
+        kill(d)
         start = time.monotonic()
         with pytest.raises(factord.Error) as e:
             c.info()
@@ -132,7 +139,7 @@ def test_a_daemon_that_stays_away_fails_the_call_when_the_window_ends(
     with factord.Client(d.address, timeout=30,
                         retry=factord.RetryPolicy(max_attempts=1)) as c:
         c.info()
-        d.stop()
+        kill(d)
         start = time.monotonic()
         with pytest.raises(factord.Error):
             c.info()
