@@ -4,7 +4,8 @@
 # Sets ROOT, WORK (a temp dir, removed at the end unless FLEET_KEEP_WORK is
 # set), BUILD; gives
 # free_port, start_daemon, start_proxy, start_nginx, wait_listening,
-# wait_server, server_status, stop_pid, json_field.
+# wait_stopped, pending_bytes, wait_server, server_status, stop_pid,
+# json_field.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/factord-fleet.XXXXXX")"
@@ -156,6 +157,20 @@ wait_listening() {
     kill -0 "$PROXY_PID" 2>/dev/null || fail "the proxy exited at start"
     [ $((SECONDS - start)) -lt "$2" ] || fail "nothing listens on $1 after $2 s"
     sleep 0.1
+  done
+}
+
+# wait_stopped PID SECONDS: until every thread of PID is stopped (SIGSTOP).
+# A stop signal stops a process's threads one by one, as each is scheduled:
+# on a busy machine another thread may run on for a while (and a daemon
+# serve a request) after kill -STOP returned.
+wait_stopped() {
+  local start=$SECONDS
+  until awk '{ sub(/.*\) /, ""); if (substr($0, 1, 1) != "T") running = 1 }
+             END { exit running }' /proc/"$1"/task/*/stat 2>/dev/null; do
+    kill -0 "$1" 2>/dev/null || fail "process $1 ended instead of stopping"
+    [ $((SECONDS - start)) -lt "$2" ] || fail "process $1 did not stop within $2 s"
+    sleep 0.01
   done
 }
 
