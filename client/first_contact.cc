@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "client/grpc_status.h"
 #include "factord/v1/solver.grpc.pb.h"
