@@ -24,6 +24,12 @@
 // on a mismatch the call fails with ABORTED, reason GENERATION_MISMATCH,
 // and changes nothing, so a retried UpdateValues is applied at most once.
 //
+// Calls that fail on the way to or from a daemon (a daemon restarting, a
+// proxy's 502 or 503, a stream reset) are retried with backoff, by default
+// up to 5 attempts within 15 s (RetryPolicy); a first connection that
+// fails (nothing listens at the target) fails at once, naming the target
+// (ConnectOptions::connect_timeout, DaemonNeverReached).
+//
 // Enumerations (structure, method, Krylov method, ordering, pivoting, ...)
 // are passed as their names, derived from the .proto (option_names.h):
 // "block_jacobi", "cg", "bunch_kaufman" ("bk" also accepted); "" is the
