@@ -196,6 +196,14 @@ factord_connect(const char* address, const factord_connect_options* options,
       retry = absl::Milliseconds(o.unavailable_retry_ms);
     }
     c.reupload_on_not_found = o.reupload != 0;
+    // Calls that failed in transit are retried by the client for the retry
+    // window (factord.h, unavailable_retry_ms): 50 ms doubling to 1 s
+    // between attempts, as many as the window holds. A daemon never
+    // reached is not retried (DaemonNeverReached).
+    c.retry.total_timeout = retry;
+    c.retry.max_attempts = retry > absl::ZeroDuration() ? 1000 : 1;
+    c.retry.initial_backoff = absl::Milliseconds(50);
+    c.retry.max_backoff = absl::Seconds(1);
     // Reconnect to a daemon that went away at least every second (gRPC's
     // backoff would grow to minutes), so that retries see a restarted
     // daemon soon.
@@ -210,7 +218,6 @@ factord_connect(const char* address, const factord_connect_options* options,
         ConnectRemote(target, c);
     if (!client.ok()) return FailWith(client.status());
     h->remote = *std::move(client);
-    h->unavailable_retry = retry;
     *handle = h.release();
     return FACTORD_OK;
   });

@@ -1,6 +1,7 @@
 // What a factord_handle holds: where the work runs (a daemon through the
-// C++ client, the in-process solver, or both with a size threshold), the
-// retry budget for UNAVAILABLE, and per matrix ID where it is held, the
+// C++ client, which retries calls that failed in transit, the in-process
+// solver, or both with a size threshold), and per matrix ID where it is
+// held, the
 // caller's layout (for values in the caller's order) and the last reports.
 // Internal to libfactord_c.
 #ifndef FACTORD_CAPI_HANDLE_H_
@@ -56,7 +57,6 @@ struct factord_handle {
   // With both: uploads of matrices of order n < local_below_n stay in
   // process.
   int64_t local_below_n = 0;
-  absl::Duration unavailable_retry = absl::ZeroDuration();
   std::atomic<int64_t> uploads{0};
 
   std::mutex mutex;  // guards matrices
@@ -94,34 +94,6 @@ struct factord_handle {
     }
     if (remote != nullptr) return remote.get();
     return local.get();
-  }
-
-  // Runs `call` (returning absl::Status or absl::StatusOr) and, while it
-  // fails with UNAVAILABLE and the retry budget lasts, waits (the daemon's
-  // RetryInfo delay, else 50 ms doubling to 1 s) and runs it again.
-  template <typename Call>
-  auto Retrying(Call call) -> decltype(call()) {
-    auto result = call();
-    if (unavailable_retry <= absl::ZeroDuration()) return result;
-    const absl::Time deadline = absl::Now() + unavailable_retry;
-    absl::Duration backoff = absl::Milliseconds(50);
-    while (absl::IsUnavailable(StatusOf(result))) {
-      const absl::Duration left = deadline - absl::Now();
-      if (left <= absl::ZeroDuration()) break;
-      absl::Duration wait =
-          factord::client::RetryDelay(StatusOf(result)).value_or(backoff);
-      absl::SleepFor(std::min(wait, left));
-      backoff = std::min(backoff * 2, absl::Seconds(1));
-      result = call();
-    }
-    return result;
-  }
-
- private:
-  static const absl::Status& StatusOf(const absl::Status& s) { return s; }
-  template <typename T>
-  static absl::Status StatusOf(const absl::StatusOr<T>& s) {
-    return s.status();
   }
 };
 

@@ -36,7 +36,7 @@ factord_status EnsureShape(factord_handle* h, const std::string& id,
     if (entry->n > 0) return FACTORD_OK;
   }
   absl::StatusOr<client::MatrixInfo> info =
-      h->Retrying([&] { return h->EndpointOf(entry)->GetMatrix(id); });
+      h->EndpointOf(entry)->GetMatrix(id);
   if (!info.ok()) return FailWith(info.status(), absl::StrCat("'", id, "'"));
   std::lock_guard<std::mutex> lock(entry->mutex);
   if (entry->n == 0) {
@@ -118,8 +118,7 @@ FACTORD_C_EXPORT factord_status factord_upload(factord_handle* handle,
     std::shared_ptr<MatrixEntry> entry = handle->Entry(name);
     std::lock_guard<std::mutex> uploading(entry->upload_mutex);
     factord::client::Endpoint* endpoint = handle->EndpointForUpload(layout->n);
-    absl::StatusOr<factord::client::MatrixInfo> info = handle->Retrying(
-        [&] { return endpoint->Upload(arrays, name, upload); });
+    absl::StatusOr<factord::client::MatrixInfo> info = endpoint->Upload(arrays, name, upload);
     if (!info.ok()) {
       return FailWith(info.status(), absl::StrCat("upload '", name, "'"));
     }
@@ -165,10 +164,8 @@ FACTORD_C_EXPORT factord_status factord_update_values(
         s != FACTORD_OK) {
       return s;
     }
-    absl::StatusOr<factord::client::MatrixInfo> info = handle->Retrying([&] {
-      return handle->EndpointOf(entry.get())
+    absl::StatusOr<factord::client::MatrixInfo> info = handle->EndpointOf(entry.get())
           ->UpdateValues(name, stored, expected_generation);
-    });
     if (!info.ok()) {
       return FailWith(info.status(), absl::StrCat("update '", name, "'"));
     }
@@ -189,7 +186,7 @@ FACTORD_C_EXPORT factord_status factord_release(factord_handle* handle,
     factord::client::Endpoint* endpoint =
         handle->EndpointOf(handle->FindEntry(name).get());
     absl::StatusOr<int64_t> freed =
-        handle->Retrying([&] { return endpoint->Release(name); });
+        endpoint->Release(name);
     if (freed.ok() || absl::IsNotFound(freed.status())) {
       std::lock_guard<std::mutex> lock(handle->mutex);
       handle->matrices.erase(name);
@@ -215,7 +212,7 @@ FACTORD_C_EXPORT factord_status factord_get_matrix(factord_handle* handle,
     factord::client::Endpoint* endpoint =
         handle->EndpointOf(handle->FindEntry(name).get());
     absl::StatusOr<factord::client::MatrixInfo> m =
-        handle->Retrying([&] { return endpoint->GetMatrix(name); });
+        endpoint->GetMatrix(name);
     if (!m.ok()) return FailWith(m.status(), absl::StrCat("'", name, "'"));
     factord_matrix_info out{};
     out.n = m->n;

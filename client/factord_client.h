@@ -24,6 +24,12 @@
 // on a mismatch the call fails with ABORTED, reason GENERATION_MISMATCH,
 // and changes nothing, so a retried UpdateValues is applied at most once.
 //
+// Calls that fail on the way to or from a daemon (a daemon restarting, a
+// proxy's 502 or 503, a stream reset) are retried with backoff, by default
+// up to 5 attempts within 15 s (RetryPolicy); a first connection that
+// fails (nothing listens at the target) fails at once, naming the target
+// (ConnectOptions::connect_timeout, DaemonNeverReached).
+//
 // Enumerations (structure, method, Krylov method, ordering, pivoting, ...)
 // are passed as their names, derived from the .proto (option_names.h):
 // "block_jacobi", "cg", "bunch_kaufman" ("bk" also accepted); "" is the
@@ -66,15 +72,26 @@ class RetainedMatrices;
 inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
 
 // Retries of calls that failed on the way to or from a daemon, not in it
-// (docs/fleet.md, "Client retry policy"). Off by default: max_attempts 1.
+// (docs/fleet.md, "Client retry policy"). On by default: up to 5 attempts,
+// 0.1 s doubling to 2 s between them, within 15 s of the first; max_attempts
+// 1 turns them off.
 //
-// Retried: UNAVAILABLE (no daemon reachable, the daemon draining or gone,
-// the connection lost during the call, a proxy with no server up, a stream
-// the proxy refused), and INTERNAL, UNKNOWN or CANCELLED that came without
-// factord's error details, i.e. made by gRPC or a proxy on the way (HAProxy
-// resets a stream with CANCEL when the daemon behind it died during the
-// request). Never retried: what a daemon decided (it details every error),
-// and DEADLINE_EXCEEDED (the call's own rpc_timeout).
+// Retried: UNAVAILABLE (the daemon draining or gone, the connection lost
+// during the call, a proxy with no server up, a stream the proxy refused),
+// and INTERNAL, UNKNOWN or CANCELLED that came without factord's error
+// details, i.e. made by gRPC or a proxy on the way (HAProxy resets a stream
+// with CANCEL when the daemon behind it died during the request; nginx
+// answers 502). Never retried: what a daemon decided (it details every
+// error), DEADLINE_EXCEEDED (the call's own rpc_timeout), and a first
+// connection that failed (DaemonNeverReached, status_details.h): the retry
+// window is for a daemon that was there and is restarting, not for an
+// address where nothing listens.
+//
+// Before each further attempt the client waits out the backoff, then, when
+// the connection is down, for the channel to connect again (a restarting
+// daemon), up to the end of total_timeout; the attempt goes out once it is
+// up. So a daemon back within total_timeout costs the call a delay, not a
+// failure, however few attempts were left.
 //
 // Every factord call is safe to repeat: uploads name their ID (a repeat
 // that finds the first attempt's matrix, ALREADY_EXISTS, adopts it),
@@ -86,13 +103,18 @@ inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
 // rpc_timeout. Re-uploads (reupload_on_not_found) happen after the retries
 // of the call that got NOT_FOUND, and their own calls are retried too.
 struct RetryPolicy {
-  int max_attempts = 1;  // attempts of one call in all; 1: no retry
+  int max_attempts = 5;  // attempts of one call in all; 1: no retry
   // Wait before the second attempt, multiplied by backoff_multiplier for
   // each further one, at most max_backoff, with +-20% random jitter; a
   // longer delay asked by the server (RetryInfo) is waited instead.
   absl::Duration initial_backoff = absl::Milliseconds(100);
   absl::Duration max_backoff = absl::Seconds(2);
   double backoff_multiplier = 2.0;
+  // No attempt starts later than this after the call's first one: a call
+  // whose next backoff, or wait for the connection, would end past it
+  // fails with the last attempt's status. The attempts themselves are
+  // bounded by rpc_timeout, not by this.
+  absl::Duration total_timeout = absl::Seconds(15);
 };
 
 struct ConnectOptions {
@@ -107,7 +129,11 @@ struct ConnectOptions {
   // Deadline of each RPC, measured from its start; infinite by default.
   absl::Duration rpc_timeout = absl::InfiniteDuration();
   // When positive, Connect waits this long for the channel to connect and
-  // fails with UNAVAILABLE otherwise; zero connects lazily on first use.
+  // fails with UNAVAILABLE otherwise; zero connects lazily on the first
+  // call. Either way a first connection that fails (refused: nothing
+  // listens there; a TLS handshake that fails) fails at once, not after
+  // the timeout or the retries: UNAVAILABLE with a message that names the
+  // target and how to start a daemon there (DaemonNeverReached).
   absl::Duration connect_timeout = absl::ZeroDuration();
   // TLS: on when `tls` is set or any file below is given (PEM files).
   bool tls = false;
@@ -128,12 +154,11 @@ struct ConnectOptions {
   // bytes freed when the server no longer holds the matrix (NOT_FOUND).
   bool reupload_on_not_found = false;
   // Longest wait between two attempts to reconnect when the daemon went
-  // away (gRPC's reconnect backoff, which otherwise grows to 120 s); zero:
-  // gRPC's default. A client that retries its calls through a daemon
-  // restart sets about a second, so that it sees the daemon soon after it
-  // is back (the C API does).
-  absl::Duration max_reconnect_backoff = absl::ZeroDuration();
-  // Retries of calls that failed in transit (RetryPolicy; off by default).
+  // away (gRPC's reconnect backoff, which otherwise grows to 120 s), so that
+  // retries see a restarted daemon soon after it is back; zero: gRPC's
+  // default.
+  absl::Duration max_reconnect_backoff = absl::Seconds(1);
+  // Retries of calls that failed in transit (RetryPolicy; on by default).
   RetryPolicy retry;
 };
 

@@ -29,6 +29,13 @@ std::map<std::string, std::string> ErrorMetadata(const absl::Status& status) {
                                             info->metadata().end());
 }
 
+bool DaemonNeverReached(const absl::Status& status) {
+  if (!absl::IsUnavailable(status)) return false;
+  const std::map<std::string, std::string> metadata = ErrorMetadata(status);
+  const auto it = metadata.find("first_connection");
+  return it != metadata.end() && it->second == "failed";
+}
+
 std::optional<absl::Duration> RetryDelay(const absl::Status& status) {
   std::optional<google::rpc::RetryInfo> retry =
       GetDetail<google::rpc::RetryInfo>(status);

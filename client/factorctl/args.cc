@@ -188,6 +188,15 @@ class Parser {
         ->type_name("SECONDS")
         ->check(PositiveSeconds())
         ->group(kConnection);
+    app_.add_option("--max_attempts", line_.max_attempts,
+                    "attempts per request: one that failed in transit (a "
+                    "daemon restarting, a proxy's 502 or 503, a stream "
+                    "reset) is retried, 0.1 s doubling to 2 s apart, within "
+                    "15 s; 1: no retry. An address where nothing listens "
+                    "fails at once")
+        ->type_name("N")
+        ->check(CLI::Range(1, 100))
+        ->group(kConnection);
   }
 
   void AddMatrixFlags() {
@@ -385,8 +394,9 @@ class Parser {
       sub->allow_extras(false);
       sub->footer(absl::StrCat(
           "Flags of ", c.name, ": ", c.flags,
-          "; --server, --token, --tls*, --timeout and --json apply to every "
-          "command. 'factorctl --help' lists every flag with its default."));
+          "; --server, --token, --tls*, --timeout, --max_attempts and --json "
+          "apply to every command. 'factorctl --help' lists every flag with "
+          "its default."));
       if (c.takes_file) {
         sub->add_option("FILE", file_, "Matrix Market file (.mtx or .mtx.gz)")
             ->required();

@@ -170,14 +170,21 @@ typedef struct factord_connect_options {
   int64_t rpc_timeout_ms;
   /* How long factord_connect waits for the daemon. > 0: that long, then
    * FACTORD_ERR_UNAVAILABLE. 0: connect lazily on the first call (and fail
-   * then). < 0: $FACTORD_CONNECT_TIMEOUT (seconds) if set, else 10 s. */
+   * then). < 0: $FACTORD_CONNECT_TIMEOUT (seconds) if set, else 10 s.
+   * Either way, a daemon that cannot be reached at all on the first
+   * contact (connection refused: nothing listens there) fails at once,
+   * UNAVAILABLE with a message that names the address and how to start a
+   * daemon, or to work in process (FACTORD_SERVER=local). */
   int64_t connect_timeout_ms;
-  /* When a call fails with UNAVAILABLE (daemon unreachable, restarting or
-   * draining), retry it, waiting 50 ms doubling to 1 s between tries (or
-   * the daemon's RetryInfo delay), for up to this long in total.
+  /* When a call to a daemon that was reached fails in transit
+   * (UNAVAILABLE: the daemon restarting or draining, the connection lost;
+   * or an error a proxy made on the way), retry it, waiting 50 ms doubling
+   * to 1 s between tries (or the daemon's RetryInfo delay, and while the
+   * daemon is down, until it is back), for up to this long in total.
    * 0: no retry. < 0: the connect timeout as resolved above (10 s by
-   * default). Retries are safe: a call that failed UNAVAILABLE did nothing,
-   * and updates with an expected generation are applied at most once.
+   * default). Retries are safe: a call that failed in transit did
+   * nothing, or did what its repetition does again (uploads name their
+   * ID, updates with an expected generation are applied at most once).
    * (The connection itself tries to reconnect to a daemon that went away
    * at least once a second.) */
   int64_t unavailable_retry_ms;
