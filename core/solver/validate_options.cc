@@ -1,6 +1,7 @@
 // One place for the options' ranges (validate_options.h). The ranges that
-// hold for every method come first, in the order of the proto's fields; a
-// family's own ranges follow for the method asked for.
+// hold for every method come first, in the order of the proto's fields;
+// then what the method asked for applies (its scalings, shifts) and its
+// family's own ranges. The solve options follow the same order.
 #include "core/solver/validate_options.h"
 
 #include <algorithm>
