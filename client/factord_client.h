@@ -209,7 +209,10 @@ struct FactorizeOptions {
   // "" (server default: Bunch-Kaufman) | bunch_kaufman (or bk) | static |
   // rook
   std::string pivoting;
-  // auto | none | ruiz | matching | column_norm (auto: the method's default)
+  // auto | none | ruiz | matching | column_norm (auto: the method's default).
+  // A method takes auto, none and its own: ruiz (ldlt, block_ildlt,
+  // jacobi_ldlt), matching (ldlt), column_norm (ic, ilu); another is
+  // InvalidArgument (INVALID_OPTION on options.scaling).
   std::string scaling = "auto";
   // block_ildlt (S1 §III-A): "" (server default: rb) | rb | br
   std::string blocking;
@@ -224,10 +227,13 @@ struct FactorizeOptions {
   std::string trisolve;
   int trisolve_sweeps = 0;
   // IPM regularization: shift_first is added to the first shift_count
-  // diagonal entries, shift_rest to the others.
+  // diagonal entries, shift_rest to the others, in the matrix factorized
+  // (not in the system solved). Methods none and lu refuse shifts.
   double shift_first = 0;
   double shift_rest = 0;
   int64_t shift_count = 0;
+  // No effect: the server is always bitwise deterministic for a fixed
+  // thread count (same input, options and --threads, same bits).
   bool deterministic = false;
   // Threshold u of the pivot test |l_ij| <= 1/u in (0, 0.5] (ldlt,
   // block_ildlt, jacobi_ldlt); unset: the server's 0.01. Raise it for a more
@@ -293,7 +299,11 @@ struct FactorizeResult {
 };
 
 // Solve options; zero fields take the server's defaults (tolerance 1e-8,
-// 1000 iterations, GMRES restart 50, IDR s = 4).
+// 1000 iterations, GMRES restart 50, IDR s = 4). The server checks them
+// against the factorization's method (INVALID_OPTION naming the field):
+// ldlt and lu solve directly and take krylov auto or none and no restart
+// or idr_s, ldlt no max_iterations either; the other methods need a
+// Krylov method, block_ildlt and jacobi_ldlt one other than cg.
 struct SolveOptions {
   std::string krylov =
       "auto";  // auto | none | cg | gmres | sqmr | idr | bicgstab

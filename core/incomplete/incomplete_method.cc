@@ -5,15 +5,17 @@
 // ComputeOrdering choice otherwise), symbolic level-of-fill (S4 §2.1) on
 // P A P^T, level sets of both triangles, supervariables (S4 §2.3). Reused
 // when only the values change.
-// Factorization (incomplete_numeric.h): optional column-norm scaling
-// (scaling = column_norm, S4 §3), IKJ on the pattern; for ic the factor is
-// IC(k) in LDL^T form (S4 eq. 1). Breakdown restarts on A + alpha diag(A),
-// reported in FactorReport.message and perturbed_pivots.
+// Factorization (incomplete_numeric.h): the IPM shifts (shift_first /
+// shift_rest / diagonal_shift) added to the diagonal, optional column-norm
+// scaling of the shifted matrix (scaling = column_norm, S4 §3), IKJ on the
+// pattern; for ic the factor is IC(k) in LDL^T form (S4 eq. 1). Breakdown
+// restarts on A + alpha diag(A), reported in FactorReport.message and
+// perturbed_pivots. The shifts change the preconditioner only: the Krylov
+// method solves the system as uploaded.
 // Solve (incomplete_preconditioner.h): PCG for ic, GMRES for ilu (Krylov
 // auto) with triangular solves trisolve = exact | jacobi | block_jacobi and
 // trisolve_sweeps sweeps (S4 eqs. 2-5); blocks of at most
 // trisolve_block_size (12 by default, S4 §3.3).
-// IPM shifts (shift_first/shift_rest) are not applied by these methods.
 #include <memory>
 #include <span>
 #include <vector>
@@ -84,6 +86,41 @@ class IncompleteFactorization final : public Factorization {
   FactorReport report_;
 };
 
+// P A P^T (`permuted`, perm[new] = old) with options.ShiftOf(perm[k]) added
+// to diagonal entry k, inserted where the matrix stores none: the pattern
+// of the factor always holds the diagonal.
+CsrMatrix WithShifts(const CsrMatrix& permuted,
+                     const std::vector<int32_t>& perm,
+                     const FactorOptions& options) {
+  CsrMatrix out;
+  out.rows = out.cols = permuted.rows;
+  out.structure = permuted.structure;
+  out.row_ptr.assign(1, 0);
+  out.col_idx.reserve(permuted.col_idx.size() + permuted.rows);
+  out.values.reserve(permuted.values.size() + permuted.rows);
+  for (int64_t k = 0; k < permuted.rows; ++k) {
+    const double shift = options.ShiftOf(perm[k]);
+    bool placed = false;
+    for (int64_t p = permuted.row_ptr[k]; p < permuted.row_ptr[k + 1]; ++p) {
+      const int32_t j = permuted.col_idx[p];
+      if (!placed && j >= k) {
+        placed = true;
+        out.col_idx.push_back(static_cast<int32_t>(k));
+        out.values.push_back(shift + (j == k ? permuted.values[p] : 0.0));
+        if (j == k) continue;
+      }
+      out.col_idx.push_back(j);
+      out.values.push_back(permuted.values[p]);
+    }
+    if (!placed) {
+      out.col_idx.push_back(static_cast<int32_t>(k));
+      out.values.push_back(shift);
+    }
+    out.row_ptr.push_back(static_cast<int64_t>(out.col_idx.size()));
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const Analysis>> AnalyzeIncomplete(
@@ -137,6 +174,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
           ? std::make_shared<const CsrMatrix>(ExpandSymmetric(*a))
           : a;
   CsrMatrix permuted = PermuteSymmetric(*full, pattern->perm());
+  if (options.HasShift()) {
+    permuted = WithShifts(permuted, pattern->perm(), options);
+  }
   std::vector<double> scale;
   if (options.scaling == Scaling::kColumnNorm) {  // S4 §3
     scale = ColumnNormScaling(permuted);

@@ -98,8 +98,10 @@ absl::Status SolveReactor::Open(const v1::SolveRequest& request) {
   absl::StatusOr<CacheEntry> entry =
       OpenMatrix(*state_, *caller_, log_, request.id(), "id");
   if (!entry.ok()) return entry.status();
-  absl::StatusOr<SolveOptions> options =
-      SolveOptionsFromProto(request.options());
+  // Checked for the method of the factorization they will solve with.
+  absl::StatusOr<SolveOptions> options = SolveOptionsFromProto(
+      request.options(),
+      entry->factorization != nullptr ? entry->method : Method::kAuto);
   if (!options.ok()) return options.status();
   options_ = *options;
   if (absl::Status s =

@@ -386,17 +386,24 @@ typedef struct factord_factorize_options {
   const char* method;
   const char* ordering; /* auto | natural | amd | metis | rcm | gmc */
   const char* pivoting; /* bunch_kaufman (bk) | static | rook */
-  const char* scaling;  /* auto | none | ruiz | matching | column_norm */
+  /* auto | none | ruiz | matching | column_norm. A method takes auto, none
+   * and its own (ruiz: ldlt, block_ildlt, jacobi_ldlt; matching: ldlt;
+   * column_norm: ic, ilu); another is refused with reason INVALID_OPTION. */
+  const char* scaling;
   /* Threshold u of the 1x1/2x2 pivot test |l_ij| <= 1/u, in (0, 0.5], for
    * ldlt, block_ildlt and jacobi_ldlt; 0: the daemon's 0.01. Raise it for a
    * more accurate factorization (more 2x2 pivots and delays). */
   double pivot_threshold;
   /* Interior-point regularization without re-upload: shift_first is added
-   * to the first shift_count diagonal entries, shift_rest to the others. */
+   * to the first shift_count diagonal entries, shift_rest to the others, in
+   * the matrix factorized (not in the system solved). Methods none and lu
+   * refuse shifts (reason INVALID_OPTION). */
   double shift_first;
   double shift_rest;
   int64_t shift_count;
-  int deterministic; /* non-zero: bitwise reproducible on the daemon */
+  /* No effect: the daemon is always bitwise reproducible for a fixed
+   * thread count (same input, options and --threads, same bits). */
+  int deterministic;
   /* Factorize only if the matrix is at this generation (0: no check);
    * with factord_step: the generation before the new values. */
   uint64_t expected_generation;
@@ -408,10 +415,14 @@ FACTORD_C_EXPORT void factord_factorize_options_init(
 
 typedef struct factord_solve_options {
   /* auto | none | cg | gmres | sqmr | idr | bicgstab; NULL or "": auto
-   * (the direct solve with iterative refinement for ldlt and lu). */
+   * (the direct solve with iterative refinement for ldlt and lu, which
+   * refuse any other: reason INVALID_OPTION). */
   const char* krylov;
-  double tolerance;   /* relative residual; 0: 1e-8 */
-  int max_iterations; /* 0: 1000 */
+  double tolerance; /* relative residual; 0: 1e-8 */
+  /* 0: 1000. Krylov iterations; lu's refinement steps (at most 10); ldlt
+   * takes only the default (its refinement stops when a step no longer
+   * helps). */
+  int max_iterations;
   /* Solve only with a factorization of this generation (0: no check). */
   uint64_t expected_generation;
 } factord_solve_options;

@@ -2,7 +2,7 @@
 // matrix is the exact Cholesky (PCG converges at once), level-of-fill on an
 // arrow matrix, the Jacobi triangular solves with many sweeps behave like
 // the exact ones, PCG on 494_bus with exact, Jacobi and block-Jacobi solves,
-// column-norm scaling, breakdown, cancellation.
+// column-norm scaling, IPM shifts, breakdown, cancellation.
 #include <memory>
 #include <string>
 #include <vector>
@@ -253,6 +253,78 @@ TEST(IncompleteMethodTest, BreakdownIsShiftedAndReported) {
   ASSERT_TRUE(s.status.ok()) << s.status;
   EXPECT_NE(s.factor.message.find("diag(A)"), std::string::npos);
   EXPECT_EQ(s.solve.status, SolveStatus::kConverged);
+}
+
+// IPM shifts change the preconditioner, not the system: IC(0) and ILU(0) of
+// tridiag(-1, 4, -1) are its exact factors, so without a shift the Krylov
+// method converges at once; with shift_rest = 4 the factor is that of
+// A + 4 I, and the method needs more iterations to solve A x = b.
+TEST(IncompleteMethodTest, ShiftsChangeThePreconditionerNotTheSystem) {
+  for (Method method : {Method::kIc, Method::kIlu}) {
+    auto a = Tridiagonal(50);
+    if (method == Method::kIlu) {
+      auto general = std::make_shared<CsrMatrix>(ExpandSymmetric(*a));
+      a = general;
+    }
+    FactorOptions options = Ic(0);
+    options.method = method;
+    Solved exact = RunIncomplete(a, options);
+    ASSERT_TRUE(exact.status.ok()) << exact.status;
+    EXPECT_LE(exact.solve.iterations, 1) << MethodName(method);
+    options.shift_rest = 4;
+    Solved shifted = RunIncomplete(a, options);
+    ASSERT_TRUE(shifted.status.ok()) << shifted.status;
+    EXPECT_GT(shifted.solve.iterations, 1) << MethodName(method);
+    EXPECT_EQ(shifted.solve.status, SolveStatus::kConverged);
+    EXPECT_LE(shifted.solve.relative_residual, 1e-6);  // of A, unshifted
+    // The same shift as a per-entry diagonal: the same factor.
+    options.shift_rest = 0;
+    options.diagonal_shift.assign(50, 4.0);
+    Solved diagonal = RunIncomplete(a, options);
+    ASSERT_TRUE(diagonal.status.ok()) << diagonal.status;
+    EXPECT_EQ(diagonal.solve.iterations, shifted.solve.iterations);
+    EXPECT_EQ(diagonal.solve.relative_residual,
+              shifted.solve.relative_residual);
+  }
+}
+
+// Factorizes only (the matrix is indefinite; no solve).
+absl::StatusOr<FactorReport> FactorOnly(std::shared_ptr<const CsrMatrix> a,
+                                        const FactorOptions& options) {
+  auto analysis = Analyze(*a, options, ExecContext());
+  if (!analysis.ok()) return analysis.status();
+  auto factorization = Factorize(a, *analysis, options, ExecContext());
+  if (!factorization.ok()) return factorization.status();
+  return (*factorization)->report();
+}
+
+// A shift lands on the entry it names, wherever the ordering puts it: the
+// arrow matrix with a zero hub (row 0) breaks IC(0) down at the hub, which
+// RCM numbers last; a shift of the hub alone (by diagonal_shift, or as
+// shift_first on the first shift_count = 1 entries) makes its pivot
+// positive.
+TEST(IncompleteMethodTest, ShiftsReachTheEntryTheyNameThroughTheOrdering) {
+  const int n = 6;
+  auto hub_zero = std::make_shared<CsrMatrix>(*Arrow(n));
+  hub_zero->values[0] = 0.0;  // (0, 0)
+  hub_zero->structure = Structure::kSymmetricLower;
+  absl::StatusOr<FactorReport> plain = FactorOnly(hub_zero, Ic(0));
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_NE(plain->message.find("broke down"), std::string::npos)
+      << plain->message;
+
+  FactorOptions by_vector = Ic(0);
+  by_vector.diagonal_shift.assign(n, 0.0);
+  by_vector.diagonal_shift[0] = 2.0 * n;
+  FactorOptions by_count = Ic(0);
+  by_count.shift_first = 2.0 * n;
+  by_count.shift_count = 1;
+  for (const FactorOptions& options : {by_vector, by_count}) {
+    absl::StatusOr<FactorReport> shifted = FactorOnly(hub_zero, options);
+    ASSERT_TRUE(shifted.ok()) << shifted.status();
+    EXPECT_EQ(shifted->perturbed_pivots, 0);
+    EXPECT_EQ(shifted->message, "");
+  }
 }
 
 TEST(IncompleteMethodTest, IcRefusesUnsymmetric) {
