@@ -1,9 +1,12 @@
-// factord_connect and factord_disconnect: the options with their
-// environment defaults (factord.h, factord_connect_options) turned into the
-// C++ client's ConnectOptions.
+// factord_connect and factord_disconnect: where the work runs (a daemon,
+// the in-process solver, or both with a size threshold: factord.h,
+// "Connections"), and the options with their environment defaults
+// (factord_connect_options) turned into the C++ client's ConnectOptions.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -11,14 +14,26 @@
 #include "absl/time/time.h"
 #include "capi/handle.h"
 #include "capi/last_error.h"
+#include "capi/remote.h"
 #include "client/factord_client.h"
 #include "factord/factord.h"
+#if FACTORD_C_IN_PROCESS
+#include "local/in_process_solver.h"
+#endif
 
 namespace factord::capi {
 namespace {
 
+// Where a build without the in-process solver goes when no server is
+// configured.
 constexpr char kDefaultAddress[] = "127.0.0.1:50051";
+// The address that asks for the in-process solver.
+constexpr char kLocalAddress[] = "local";
 constexpr absl::Duration kDefaultConnectTimeout = absl::Seconds(10);
+// With a daemon configured, matrices of order below this stay in process
+// ($FACTORD_LOCAL_BELOW): below it a round trip to a loopback daemon costs
+// more than the work it moves (docs/in_process.md, "Where the work runs").
+constexpr int64_t kDefaultLocalBelowN = 5000;
 
 // $name when it is set and not empty.
 const char* Env(const char* name) {
@@ -65,6 +80,49 @@ bool DurationOption(int64_t ms, const char* env, absl::Duration zero_means,
   return true;
 }
 
+// $name as a count >= 0 into *out (unset or empty: untouched). False (with
+// the failure recorded) when it is not one.
+bool CountOption(const char* name, int64_t* out) {
+  const char* text = Env(name);
+  if (text == nullptr) return true;
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < 0) {
+    Fail(FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION",
+         absl::StrCat(name, "='", text,
+                      "' is not a count of rows (0 or more, e.g. 5000)"));
+    return false;
+  }
+  *out = value;
+  return true;
+}
+
+// The in-process solver of this build, configured from the environment;
+// null (with the failure recorded) when the environment is wrong, or when
+// this build of the library has none and `required`.
+std::unique_ptr<factord::client::Endpoint> InProcess(bool required,
+                                                     factord_status* status) {
+  *status = FACTORD_OK;
+#if FACTORD_C_IN_PROCESS
+  absl::StatusOr<factord::local::InProcessOptions> options =
+      factord::local::InProcessOptionsFromEnvironment();
+  if (!options.ok()) {
+    *status = FailWith(options.status());
+    return nullptr;
+  }
+  return std::make_unique<factord::local::InProcessSolver>(*options);
+#else
+  if (required) {
+    *status = Fail(FACTORD_ERR_UNIMPLEMENTED, "UNSUPPORTED",
+                   "this build of libfactord_c has no in-process solver "
+                   "(a client-only build): set FACTORD_SERVER to a daemon's "
+                   "host:port");
+  }
+  return nullptr;
+#endif
+}
+
 }  // namespace
 }  // namespace factord::capi
 
@@ -95,7 +153,27 @@ factord_connect(const char* address, const factord_connect_options* options,
     std::string target = address != nullptr ? address : "";
     if (target.empty()) {
       const char* env = Env("FACTORD_SERVER");
-      target = env != nullptr ? env : kDefaultAddress;
+      target = env != nullptr ? env : "";
+    }
+    auto h = std::make_unique<factord_handle>();
+    factord_status status = FACTORD_OK;
+    if (target == kLocalAddress || target.empty()) {
+      // No daemon: the in-process solver, when this build has one.
+      h->local = InProcess(/*required=*/!target.empty(), &status);
+      if (status != FACTORD_OK) return status;
+      if (h->local != nullptr) {
+        *handle = h.release();
+        return FACTORD_OK;
+      }
+      target = kDefaultAddress;
+    }
+    h->local_below_n = kDefaultLocalBelowN;
+    if (!CountOption("FACTORD_LOCAL_BELOW", &h->local_below_n)) {
+      return factord_last_error_code();
+    }
+    if (h->local_below_n > 0) {
+      h->local = InProcess(/*required=*/false, &status);
+      if (status != FACTORD_OK) return status;
     }
     factord::client::ConnectOptions c;
     if (o.token != nullptr) c.token = o.token;  // "" -> $FACTORD_TOKEN
@@ -118,6 +196,14 @@ factord_connect(const char* address, const factord_connect_options* options,
       retry = absl::Milliseconds(o.unavailable_retry_ms);
     }
     c.reupload_on_not_found = o.reupload != 0;
+    // Calls that failed in transit are retried by the client for the retry
+    // window (factord.h, unavailable_retry_ms): 50 ms doubling to 1 s
+    // between attempts, as many as the window holds. A daemon never
+    // reached is not retried (DaemonNeverReached).
+    c.retry.total_timeout = retry;
+    c.retry.max_attempts = retry > absl::ZeroDuration() ? 1000 : 1;
+    c.retry.initial_backoff = absl::Milliseconds(50);
+    c.retry.max_backoff = absl::Seconds(1);
     // Reconnect to a daemon that went away at least every second (gRPC's
     // backoff would grow to minutes), so that retries see a restarted
     // daemon soon.
@@ -128,12 +214,10 @@ factord_connect(const char* address, const factord_connect_options* options,
                                      " is negative"));
     }
 
-    absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
-        factord::client::Client::Connect(target, c);
+    absl::StatusOr<std::unique_ptr<factord::client::Endpoint>> client =
+        ConnectRemote(target, c);
     if (!client.ok()) return FailWith(client.status());
-    auto h = std::make_unique<factord_handle>();
-    h->client = *std::move(client);
-    h->unavailable_retry = retry;
+    h->remote = *std::move(client);
     *handle = h.release();
     return FACTORD_OK;
   });
@@ -142,6 +226,25 @@ factord_connect(const char* address, const factord_connect_options* options,
 FACTORD_C_EXPORT factord_status factord_disconnect(factord_handle* handle) {
   delete handle;
   return FACTORD_OK;
+}
+
+FACTORD_C_EXPORT size_t factord_matrix_location(factord_handle* handle,
+                                                const char* id, char* buffer,
+                                                size_t size) {
+  std::string where;
+  if (handle != nullptr) {
+    const std::string name = id != nullptr ? id : "";
+    factord::client::Endpoint* endpoint =
+        name.empty() ? handle->EndpointOf(nullptr)
+                     : handle->EndpointOf(handle->FindEntry(name).get());
+    if (endpoint != nullptr) where = endpoint->location();
+  }
+  if (size > 0) {
+    const size_t n = std::min(where.size(), size - 1);
+    std::memcpy(buffer, where.data(), n);
+    buffer[n] = '\0';
+  }
+  return where.size();
 }
 
 }  // extern "C"

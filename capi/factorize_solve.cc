@@ -161,10 +161,8 @@ factord_status RunStep(factord_handle* handle, const std::string& id,
   const int64_t in_step = std::min(nrhs, kMaxStepRhs);
   std::vector<std::span<const double>> rhs = Columns(b, n, 0, in_step);
   const absl::Time start = absl::Now();
-  absl::StatusOr<client::StepResult> result = handle->Retrying([&] {
-    return handle->client->Step(
+  absl::StatusOr<client::StepResult> result = handle->EndpointOf(entry)->Step(
         id, values, std::span<const std::span<const double>>(rhs), step);
-  });
   if (!result.ok()) {
     return FailWith(result.status(), absl::StrCat("step '", id, "'"));
   }
@@ -179,10 +177,8 @@ factord_status RunStep(factord_handle* handle, const std::string& id,
   std::vector<std::span<const double>> rest =
       Columns(b, n, in_step, nrhs - in_step);
   absl::StatusOr<std::vector<client::SolveResult>> solved =
-      handle->Retrying([&] {
-        return handle->client->Solve(
+      handle->EndpointOf(entry)->Solve(
             id, std::span<const std::span<const double>>(rest), rest_options);
-      });
   if (!solved.ok()) {
     return FailWith(solved.status(), absl::StrCat("solve '", id, "'"));
   }
@@ -225,8 +221,7 @@ FACTORD_C_EXPORT factord_status factord_factorize(
     }
     const factord::client::FactorizeOptions o = ToClient(options);
     const absl::Time start = absl::Now();
-    absl::StatusOr<factord::client::FactorizeResult> f =
-        handle->Retrying([&] { return handle->client->Factorize(name, o); });
+    absl::StatusOr<factord::client::FactorizeResult> f = handle->EndpointOf(entry.get())->Factorize(name, o);
     if (!f.ok()) {
       return FailWith(f.status(), absl::StrCat("factorize '", name, "'"));
     }
@@ -258,10 +253,8 @@ factord_solve(factord_handle* handle, const char* id,
     std::vector<std::span<const double>> rhs = Columns(b, n, 0, nrhs);
     const factord::client::SolveOptions o = ToClient(options);
     absl::StatusOr<std::vector<factord::client::SolveResult>> solved =
-        handle->Retrying([&] {
-          return handle->client->Solve(
-              name, std::span<const std::span<const double>>(rhs), o);
-        });
+        handle->EndpointOf(entry.get())
+              ->Solve(name, std::span<const std::span<const double>>(rhs), o);
     if (!solved.ok()) {
       return FailWith(solved.status(), absl::StrCat("solve '", name, "'"));
     }

@@ -1,6 +1,9 @@
-// What a factord_handle holds: the C++ client, the retry budget for
-// UNAVAILABLE, and per matrix ID the caller's layout (for values in the
-// caller's order) and the last reports. Internal to libfactord_c.
+// What a factord_handle holds: where the work runs (a daemon through the
+// C++ client, which retries calls that failed in transit, the in-process
+// solver, or both with a size threshold), and per matrix ID where it is
+// held, the
+// caller's layout (for values in the caller's order) and the last reports.
+// Internal to libfactord_c.
 #ifndef FACTORD_CAPI_HANDLE_H_
 #define FACTORD_CAPI_HANDLE_H_
 
@@ -32,6 +35,9 @@ struct MatrixEntry {
   std::mutex upload_mutex;
 
   std::mutex mutex;  // guards everything below
+  // Where this handle uploaded the matrix; null for an ID it did not upload
+  // (held by a daemon for another process).
+  factord::client::Endpoint* endpoint = nullptr;
   // The caller's layout when this handle uploaded the matrix, else null.
   std::shared_ptr<const MatrixLayout> layout;
   // n and stored entries: from the layout or from GetMatrix; 0 = unknown.
@@ -44,8 +50,13 @@ struct MatrixEntry {
 }  // namespace factord::capi
 
 struct factord_handle {
-  std::unique_ptr<factord::client::Client> client;
-  absl::Duration unavailable_retry = absl::ZeroDuration();
+  // The daemon (null in process-only mode) and the in-process solver (null
+  // when not used, or when this build of the library has none).
+  std::unique_ptr<factord::client::Endpoint> remote;
+  std::unique_ptr<factord::client::Endpoint> local;
+  // With both: uploads of matrices of order n < local_below_n stay in
+  // process.
+  int64_t local_below_n = 0;
   std::atomic<int64_t> uploads{0};
 
   std::mutex mutex;  // guards matrices
@@ -60,32 +71,29 @@ struct factord_handle {
     return e;
   }
 
-  // Runs `call` (returning absl::Status or absl::StatusOr) and, while it
-  // fails with UNAVAILABLE and the retry budget lasts, waits (the daemon's
-  // RetryInfo delay, else 50 ms doubling to 1 s) and runs it again.
-  template <typename Call>
-  auto Retrying(Call call) -> decltype(call()) {
-    auto result = call();
-    if (unavailable_retry <= absl::ZeroDuration()) return result;
-    const absl::Time deadline = absl::Now() + unavailable_retry;
-    absl::Duration backoff = absl::Milliseconds(50);
-    while (absl::IsUnavailable(StatusOf(result))) {
-      const absl::Duration left = deadline - absl::Now();
-      if (left <= absl::ZeroDuration()) break;
-      absl::Duration wait =
-          factord::client::RetryDelay(StatusOf(result)).value_or(backoff);
-      absl::SleepFor(std::min(wait, left));
-      backoff = std::min(backoff * 2, absl::Seconds(1));
-      result = call();
-    }
-    return result;
+  // Where an upload of order n goes.
+  factord::client::Endpoint* EndpointForUpload(int64_t n) const {
+    if (remote == nullptr) return local.get();
+    if (local != nullptr && n < local_below_n) return local.get();
+    return remote.get();
   }
 
- private:
-  static const absl::Status& StatusOf(const absl::Status& s) { return s; }
-  template <typename T>
-  static absl::Status StatusOf(const absl::StatusOr<T>& s) {
-    return s.status();
+  // The entry of `id`, or null when this handle has none.
+  std::shared_ptr<factord::capi::MatrixEntry> FindEntry(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = matrices.find(id);
+    return it == matrices.end() ? nullptr : it->second;
+  }
+
+  // Where `entry` (may be null) is held: where this handle uploaded it,
+  // else the daemon (an ID uploaded elsewhere), else the in-process solver.
+  factord::client::Endpoint* EndpointOf(factord::capi::MatrixEntry* entry) {
+    if (entry != nullptr) {
+      std::lock_guard<std::mutex> lock(entry->mutex);
+      if (entry->endpoint != nullptr) return entry->endpoint;
+    }
+    if (remote != nullptr) return remote.get();
+    return local.get();
   }
 };
 

@@ -54,9 +54,16 @@ factord_status FailWith(const absl::Status& status, absl::string_view context) {
                                   : FACTORD_ERR_UNKNOWN;
   std::string reason = client::ErrorReason(status);
   if (reason.empty()) reason = factord_status_name(code);
-  Fail(code, reason,
-       context.empty() ? std::string(status.message())
-                       : absl::StrCat(context, ": ", status.message()));
+  std::string message = context.empty()
+                            ? std::string(status.message())
+                            : absl::StrCat(context, ": ", status.message());
+  if (client::DaemonNeverReached(status)) {
+    // The C API can run without a daemon: say so where one was missing.
+    absl::StrAppend(&message,
+                    "; or work in this process without a daemon: "
+                    "FACTORD_SERVER=local");
+  }
+  Fail(code, reason, message);
   if (std::optional<absl::Duration> delay = client::RetryDelay(status)) {
     t_last_error.retry_ms = absl::ToInt64Milliseconds(*delay);
   }

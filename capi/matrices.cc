@@ -36,7 +36,7 @@ factord_status EnsureShape(factord_handle* h, const std::string& id,
     if (entry->n > 0) return FACTORD_OK;
   }
   absl::StatusOr<client::MatrixInfo> info =
-      h->Retrying([&] { return h->client->GetMatrix(id); });
+      h->EndpointOf(entry)->GetMatrix(id);
   if (!info.ok()) return FailWith(info.status(), absl::StrCat("'", id, "'"));
   std::lock_guard<std::mutex> lock(entry->mutex);
   if (entry->n == 0) {
@@ -117,18 +117,26 @@ FACTORD_C_EXPORT factord_status factord_upload(factord_handle* handle,
 
     std::shared_ptr<MatrixEntry> entry = handle->Entry(name);
     std::lock_guard<std::mutex> uploading(entry->upload_mutex);
-    absl::StatusOr<factord::client::MatrixInfo> info = handle->Retrying(
-        [&] { return handle->client->Upload(arrays, name, upload); });
+    factord::client::Endpoint* endpoint = handle->EndpointForUpload(layout->n);
+    absl::StatusOr<factord::client::MatrixInfo> info = endpoint->Upload(arrays, name, upload);
     if (!info.ok()) {
       return FailWith(info.status(), absl::StrCat("upload '", name, "'"));
     }
+    factord::client::Endpoint* previous;
     {
       std::lock_guard<std::mutex> lock(entry->mutex);
+      previous = entry->endpoint;
+      entry->endpoint = endpoint;
       entry->n = layout->n;
       entry->stored_nnz = layout->stored_nnz();
       entry->layout = std::move(layout);
       entry->factor_report.reset();
       entry->solve_reports.reset();
+    }
+    // A replacing upload of another order may have moved the matrix across
+    // the size threshold: the copy left behind is freed.
+    if (previous != nullptr && previous != endpoint) {
+      (void)previous->Release(name);
     }
     ++handle->uploads;
     if (id_out != nullptr) {
@@ -156,9 +164,8 @@ FACTORD_C_EXPORT factord_status factord_update_values(
         s != FACTORD_OK) {
       return s;
     }
-    absl::StatusOr<factord::client::MatrixInfo> info = handle->Retrying([&] {
-      return handle->client->UpdateValues(name, stored, expected_generation);
-    });
+    absl::StatusOr<factord::client::MatrixInfo> info = handle->EndpointOf(entry.get())
+          ->UpdateValues(name, stored, expected_generation);
     if (!info.ok()) {
       return FailWith(info.status(), absl::StrCat("update '", name, "'"));
     }
@@ -176,8 +183,10 @@ FACTORD_C_EXPORT factord_status factord_release(factord_handle* handle,
     if (id == nullptr || id[0] == '\0')
       return BadRequest("id is NULL or empty");
     const std::string name = id;
+    factord::client::Endpoint* endpoint =
+        handle->EndpointOf(handle->FindEntry(name).get());
     absl::StatusOr<int64_t> freed =
-        handle->Retrying([&] { return handle->client->Release(name); });
+        endpoint->Release(name);
     if (freed.ok() || absl::IsNotFound(freed.status())) {
       std::lock_guard<std::mutex> lock(handle->mutex);
       handle->matrices.erase(name);
@@ -200,8 +209,10 @@ FACTORD_C_EXPORT factord_status factord_get_matrix(factord_handle* handle,
       return BadRequest("id is NULL or empty");
     if (info == nullptr) return BadRequest("info is NULL");
     const std::string name = id;
+    factord::client::Endpoint* endpoint =
+        handle->EndpointOf(handle->FindEntry(name).get());
     absl::StatusOr<factord::client::MatrixInfo> m =
-        handle->Retrying([&] { return handle->client->GetMatrix(name); });
+        endpoint->GetMatrix(name);
     if (!m.ok()) return FailWith(m.status(), absl::StrCat("'", name, "'"));
     factord_matrix_info out{};
     out.n = m->n;
@@ -235,7 +246,9 @@ FACTORD_C_EXPORT factord_status factord_counters(factord_handle* handle,
   using namespace factord::capi;
   if (handle == nullptr) return BadRequest("handle is NULL");
   if (uploads != nullptr) *uploads = handle->uploads.load();
-  if (reuploads != nullptr) *reuploads = handle->client->reuploads();
+  if (reuploads != nullptr) {
+    *reuploads = handle->remote != nullptr ? handle->remote->reuploads() : 0;
+  }
   return FACTORD_OK;
 }
 

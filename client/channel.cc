@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "client/first_contact.h"
 #include "client/grpc_status.h"
 
 namespace factord::client::internal {
@@ -92,15 +93,17 @@ absl::StatusOr<std::unique_ptr<ClientChannel>> OpenChannel(
       channel->token = env;
     }
   }
+  channel->target = std::string(target);
   if (options.connect_timeout > absl::ZeroDuration()) {
-    const auto deadline =
-        absl::ToChronoTime(absl::Now() + options.connect_timeout);
-    if (!channel->channel->WaitForConnected(deadline)) {
+    absl::Status reached =
+        AwaitFirstContact(*channel, absl::Now() + options.connect_timeout);
+    if (absl::IsDeadlineExceeded(reached)) {
       return ClientError(
           absl::StatusCode::kUnavailable, "UNAVAILABLE",
           absl::StrCat("cannot connect to ", target, " within ",
                        absl::FormatDuration(options.connect_timeout)));
     }
+    if (!reached.ok()) return reached;
   }
   return channel;
 }

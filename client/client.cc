@@ -28,16 +28,20 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(
   absl::StatusOr<std::unique_ptr<internal::ClientChannel>> channel =
       internal::OpenChannel(target, options);
   if (!channel.ok()) return channel.status();
-  return std::unique_ptr<Client>(new Client(*std::move(channel), options));
+  return std::unique_ptr<Client>(
+      new Client(*std::move(channel), options, std::string(target)));
 }
 
 Client::Client(std::unique_ptr<internal::ClientChannel> channel,
-               ConnectOptions options)
+               ConnectOptions options, std::string target)
     : channel_(std::move(channel)),
       options_(std::move(options)),
+      target_(std::move(target)),
       retained_(std::make_unique<internal::RetainedMatrices>()) {}
 
 Client::~Client() = default;
+
+std::string Client::location() const { return target_; }
 
 absl::StatusOr<FactorizeResult> Client::FactorizeOnce(
     absl::string_view id, const FactorizeOptions& options) {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "client/grpc_status.h"
+#include "client/status_payloads.h"
 
 namespace factord::client::internal {
 namespace {

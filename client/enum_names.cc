@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
-#include "client/grpc_status.h"
+#include "client/status_payloads.h"
 
 namespace factord::client::internal {
 namespace {

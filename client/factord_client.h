@@ -24,6 +24,12 @@
 // on a mismatch the call fails with ABORTED, reason GENERATION_MISMATCH,
 // and changes nothing, so a retried UpdateValues is applied at most once.
 //
+// Calls that fail on the way to or from a daemon (a daemon restarting, a
+// proxy's 502 or 503, a stream reset) are retried with backoff, by default
+// up to 5 attempts within 15 s (RetryPolicy); a first connection that
+// fails (nothing listens at the target) fails at once, naming the target
+// (ConnectOptions::connect_timeout, DaemonNeverReached).
+//
 // Enumerations (structure, method, Krylov method, ordering, pivoting, ...)
 // are passed as their names, derived from the .proto (option_names.h):
 // "block_jacobi", "cg", "bunch_kaufman" ("bk" also accepted); "" is the
@@ -66,15 +72,26 @@ class RetainedMatrices;
 inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
 
 // Retries of calls that failed on the way to or from a daemon, not in it
-// (docs/fleet.md, "Client retry policy"). Off by default: max_attempts 1.
+// (docs/fleet.md, "Client retry policy"). On by default: up to 5 attempts,
+// 0.1 s doubling to 2 s between them, within 15 s of the first; max_attempts
+// 1 turns them off.
 //
-// Retried: UNAVAILABLE (no daemon reachable, the daemon draining or gone,
-// the connection lost during the call, a proxy with no server up, a stream
-// the proxy refused), and INTERNAL, UNKNOWN or CANCELLED that came without
-// factord's error details, i.e. made by gRPC or a proxy on the way (HAProxy
-// resets a stream with CANCEL when the daemon behind it died during the
-// request). Never retried: what a daemon decided (it details every error),
-// and DEADLINE_EXCEEDED (the call's own rpc_timeout).
+// Retried: UNAVAILABLE (the daemon draining or gone, the connection lost
+// during the call, a proxy with no server up, a stream the proxy refused),
+// and INTERNAL, UNKNOWN or CANCELLED that came without factord's error
+// details, i.e. made by gRPC or a proxy on the way (HAProxy resets a stream
+// with CANCEL when the daemon behind it died during the request; nginx
+// answers 502). Never retried: what a daemon decided (it details every
+// error), DEADLINE_EXCEEDED (the call's own rpc_timeout), and a first
+// connection that failed (DaemonNeverReached, status_details.h): the retry
+// window is for a daemon that was there and is restarting, not for an
+// address where nothing listens.
+//
+// Before each further attempt the client waits out the backoff, then, when
+// the connection is down, for the channel to connect again (a restarting
+// daemon), up to the end of total_timeout; the attempt goes out once it is
+// up. So a daemon back within total_timeout costs the call a delay, not a
+// failure, however few attempts were left.
 //
 // Every factord call is safe to repeat: uploads name their ID (a repeat
 // that finds the first attempt's matrix, ALREADY_EXISTS, adopts it),
@@ -86,13 +103,18 @@ inline constexpr char kMatrixIdHeader[] = "x-factord-matrix-id";
 // rpc_timeout. Re-uploads (reupload_on_not_found) happen after the retries
 // of the call that got NOT_FOUND, and their own calls are retried too.
 struct RetryPolicy {
-  int max_attempts = 1;  // attempts of one call in all; 1: no retry
+  int max_attempts = 5;  // attempts of one call in all; 1: no retry
   // Wait before the second attempt, multiplied by backoff_multiplier for
   // each further one, at most max_backoff, with +-20% random jitter; a
   // longer delay asked by the server (RetryInfo) is waited instead.
   absl::Duration initial_backoff = absl::Milliseconds(100);
   absl::Duration max_backoff = absl::Seconds(2);
   double backoff_multiplier = 2.0;
+  // No attempt starts later than this after the call's first one: a call
+  // whose next backoff, or wait for the connection, would end past it
+  // fails with the last attempt's status. The attempts themselves are
+  // bounded by rpc_timeout, not by this.
+  absl::Duration total_timeout = absl::Seconds(15);
 };
 
 struct ConnectOptions {
@@ -107,7 +129,11 @@ struct ConnectOptions {
   // Deadline of each RPC, measured from its start; infinite by default.
   absl::Duration rpc_timeout = absl::InfiniteDuration();
   // When positive, Connect waits this long for the channel to connect and
-  // fails with UNAVAILABLE otherwise; zero connects lazily on first use.
+  // fails with UNAVAILABLE otherwise; zero connects lazily on the first
+  // call. Either way a first connection that fails (refused: nothing
+  // listens there; a TLS handshake that fails) fails at once, not after
+  // the timeout or the retries: UNAVAILABLE with a message that names the
+  // target and how to start a daemon there (DaemonNeverReached).
   absl::Duration connect_timeout = absl::ZeroDuration();
   // TLS: on when `tls` is set or any file below is given (PEM files).
   bool tls = false;
@@ -128,12 +154,11 @@ struct ConnectOptions {
   // bytes freed when the server no longer holds the matrix (NOT_FOUND).
   bool reupload_on_not_found = false;
   // Longest wait between two attempts to reconnect when the daemon went
-  // away (gRPC's reconnect backoff, which otherwise grows to 120 s); zero:
-  // gRPC's default. A client that retries its calls through a daemon
-  // restart sets about a second, so that it sees the daemon soon after it
-  // is back (the C API does).
-  absl::Duration max_reconnect_backoff = absl::ZeroDuration();
-  // Retries of calls that failed in transit (RetryPolicy; off by default).
+  // away (gRPC's reconnect backoff, which otherwise grows to 120 s), so that
+  // retries see a restarted daemon soon after it is back; zero: gRPC's
+  // default.
+  absl::Duration max_reconnect_backoff = absl::Seconds(1);
+  // Retries of calls that failed in transit (RetryPolicy; on by default).
   RetryPolicy retry;
 };
 
@@ -184,7 +209,10 @@ struct FactorizeOptions {
   // "" (server default: Bunch-Kaufman) | bunch_kaufman (or bk) | static |
   // rook
   std::string pivoting;
-  // auto | none | ruiz | matching | column_norm (auto: the method's default)
+  // auto | none | ruiz | matching | column_norm (auto: the method's default).
+  // A method takes auto, none and its own: ruiz (ldlt, block_ildlt,
+  // jacobi_ldlt), matching (ldlt), column_norm (ic, ilu); another is
+  // InvalidArgument (INVALID_OPTION on options.scaling).
   std::string scaling = "auto";
   // block_ildlt (S1 §III-A): "" (server default: rb) | rb | br
   std::string blocking;
@@ -199,10 +227,13 @@ struct FactorizeOptions {
   std::string trisolve;
   int trisolve_sweeps = 0;
   // IPM regularization: shift_first is added to the first shift_count
-  // diagonal entries, shift_rest to the others.
+  // diagonal entries, shift_rest to the others, in the matrix factorized
+  // (not in the system solved). Methods none and lu refuse shifts.
   double shift_first = 0;
   double shift_rest = 0;
   int64_t shift_count = 0;
+  // No effect: the server is always bitwise deterministic for a fixed
+  // thread count (same input, options and --threads, same bits).
   bool deterministic = false;
   // Threshold u of the pivot test |l_ij| <= 1/u in (0, 0.5] (ldlt,
   // block_ildlt, jacobi_ldlt); unset: the server's 0.01. Raise it for a more
@@ -268,7 +299,11 @@ struct FactorizeResult {
 };
 
 // Solve options; zero fields take the server's defaults (tolerance 1e-8,
-// 1000 iterations, GMRES restart 50, IDR s = 4).
+// 1000 iterations, GMRES restart 50, IDR s = 4). The server checks them
+// against the factorization's method (INVALID_OPTION naming the field):
+// ldlt and lu solve directly and take krylov auto or none and no restart
+// or idr_s, ldlt no max_iterations either; the other methods need a
+// Krylov method, block_ildlt and jacobi_ldlt one other than cg.
 struct SolveOptions {
   std::string krylov =
       "auto";  // auto | none | cg | gmres | sqmr | idr | bicgstab
@@ -326,7 +361,46 @@ struct ServerInfo {
 // A random RFC 4122 version-4 UUID, lower-case 8-4-4-4-12 hex.
 std::string NewMatrixId();
 
-class Client {
+// What a program asks of factord, wherever the work runs: a daemon reached
+// over gRPC (Client, below) or factord's core in the calling process
+// (local::InProcessSolver, local/in_process_solver.h, in builds that have
+// the core). Both take and return the structs above with the same meaning,
+// the same option names, generations and errors (absl::Status with
+// factord's ErrorInfo reasons, read with status_details.h), so that a
+// program, or the C API, switches between them without other changes. The
+// calls are those of Client, documented there.
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+
+  // Where the work runs, for reports: "local" (this process) or the
+  // daemon's gRPC target.
+  virtual std::string location() const = 0;
+
+  virtual absl::StatusOr<MatrixInfo> Upload(
+      const CsrArrays& matrix, absl::string_view id = "",
+      const UploadOptions& options = {}) = 0;
+  virtual absl::StatusOr<MatrixInfo> UpdateValues(
+      absl::string_view id, std::span<const double> values,
+      uint64_t expected_generation = 0) = 0;
+  virtual absl::StatusOr<FactorizeResult> Factorize(
+      absl::string_view id, const FactorizeOptions& options = {}) = 0;
+  virtual absl::StatusOr<std::vector<SolveResult>> Solve(
+      absl::string_view id, std::span<const std::span<const double>> rhs,
+      const SolveOptions& options = {}) = 0;
+  virtual absl::StatusOr<StepResult> Step(
+      absl::string_view id, std::span<const double> values,
+      std::span<const std::span<const double>> rhs,
+      const StepOptions& options = {}) = 0;
+  virtual absl::StatusOr<int64_t> Release(absl::string_view id) = 0;
+  virtual absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id) = 0;
+
+  // Matrices uploaded again after NOT_FOUND (reupload_on_not_found); 0
+  // where nothing can be lost.
+  virtual int64_t reuploads() const { return 0; }
+};
+
+class Client : public Endpoint {
  public:
   // `target` is a gRPC target ("127.0.0.1:50051", "dns:///factord:50051").
   // Plaintext unless ConnectOptions asks for TLS (tls / tls_ca_file /
@@ -335,7 +409,7 @@ class Client {
   static absl::StatusOr<std::unique_ptr<Client>> Connect(
       absl::string_view target, const ConnectOptions& options = {});
 
-  ~Client();
+  ~Client() override;
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
@@ -345,25 +419,25 @@ class Client {
   // matrix.
   absl::StatusOr<MatrixInfo> Upload(const CsrArrays& matrix,
                                     absl::string_view id = "",
-                                    const UploadOptions& options = {});
+                                    const UploadOptions& options = {}) override;
 
   // Replaces the values of matrix `id` (same pattern, values.size() == nnz,
   // in stored-entry order); the factorization becomes stale. With
   // `expected_generation` not 0, applied only if the matrix is at that
   // generation. The reply carries the new generation.
-  absl::StatusOr<MatrixInfo> UpdateValues(absl::string_view id,
-                                          std::span<const double> values,
-                                          uint64_t expected_generation = 0);
+  absl::StatusOr<MatrixInfo> UpdateValues(
+      absl::string_view id, std::span<const double> values,
+      uint64_t expected_generation = 0) override;
 
   absl::StatusOr<FactorizeResult> Factorize(
-      absl::string_view id, const FactorizeOptions& options = {});
+      absl::string_view id, const FactorizeOptions& options = {}) override;
 
   // Solves A x = b for every right-hand side (each of n entries) through one
   // bidirectional stream; results are in the order of `rhs`. A numerically
   // failed solve is a result with its status, not an error.
   absl::StatusOr<std::vector<SolveResult>> Solve(
       absl::string_view id, std::span<const std::span<const double>> rhs,
-      const SolveOptions& options = {});
+      const SolveOptions& options = {}) override;
   absl::StatusOr<std::vector<SolveResult>> Solve(
       absl::string_view id, const std::vector<std::vector<double>>& rhs,
       const SolveOptions& options = {});
@@ -377,13 +451,13 @@ class Client {
   absl::StatusOr<StepResult> Step(absl::string_view id,
                                   std::span<const double> values,
                                   std::span<const std::span<const double>> rhs,
-                                  const StepOptions& options = {});
+                                  const StepOptions& options = {}) override;
 
   // Frees the matrix and its factors on the server; returns bytes freed.
-  absl::StatusOr<int64_t> Release(absl::string_view id);
+  absl::StatusOr<int64_t> Release(absl::string_view id) override;
 
   // What the server holds about matrix `id` (NOT_FOUND if nothing).
-  absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id);
+  absl::StatusOr<MatrixInfo> GetMatrix(absl::string_view id) override;
 
   // Every matrix the caller holds on the server, sorted by ID (all pages).
   absl::StatusOr<std::vector<MatrixInfo>> List();
@@ -391,13 +465,15 @@ class Client {
 
   const ConnectOptions& options() const { return options_; }
   // Matrices uploaded again after NOT_FOUND (reupload_on_not_found).
-  int64_t reuploads() const;
+  int64_t reuploads() const override;
+  // The gRPC target this client was connected to.
+  std::string location() const override;
   // Attempts beyond the first made by the retry policy, over all calls.
   int64_t retries() const;
 
  private:
   Client(std::unique_ptr<internal::ClientChannel> channel,
-         ConnectOptions options);
+         ConnectOptions options, std::string target);
 
   // The RPCs themselves; the public calls add the re-upload around them.
   // `id` is not empty.
@@ -455,6 +531,7 @@ class Client {
 
   std::unique_ptr<internal::ClientChannel> channel_;
   ConnectOptions options_;
+  std::string target_;
   std::unique_ptr<internal::RetainedMatrices> retained_;
   std::atomic<int64_t> retries_{0};
 };

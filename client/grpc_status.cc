@@ -1,5 +1,5 @@
-// A failed call's google.rpc.Status as absl::Status payloads; client-made
-// errors in the same shape (see grpc_status.h).
+// A failed call's google.rpc.Status as absl::Status payloads (see
+// grpc_status.h).
 #include "client/grpc_status.h"
 
 #include "absl/strings/match.h"
@@ -63,25 +63,6 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
     }
   }
   return result;
-}
-
-absl::Status ClientError(absl::StatusCode code, absl::string_view reason,
-                         absl::string_view message, absl::string_view field,
-                         const std::map<std::string, std::string>& metadata) {
-  absl::Status status(code, message);
-  google::rpc::ErrorInfo info;
-  info.set_reason(std::string(reason));
-  info.set_domain(kErrorDomain);
-  info.mutable_metadata()->insert(metadata.begin(), metadata.end());
-  SetDetail(status, info);
-  if (!field.empty()) {
-    google::rpc::BadRequest bad;
-    google::rpc::BadRequest::FieldViolation* v = bad.add_field_violations();
-    v->set_field(std::string(field));
-    v->set_description(std::string(message));
-    SetDetail(status, bad);
-  }
-  return status;
 }
 
 }  // namespace factord::client::internal

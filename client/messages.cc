@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "client/enum_names.h"
-#include "client/grpc_status.h"
+#include "client/status_payloads.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 

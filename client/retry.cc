@@ -3,6 +3,8 @@
 // RPCs wrapped in it. The re-upload after NOT_FOUND (reupload.cc) sits
 // around these, so a call is first retried while the failure is in transit
 // and only then, if the daemon that answers has no such matrix, restored.
+// Every call first waits for the channel's first connection, which fails at
+// once where no daemon listens (first_contact.h).
 #include "client/retry.h"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "client/factord_client.h"
+#include "client/first_contact.h"
 #include "client/grpc_status.h"
 #include "client/status_details.h"
 
@@ -28,7 +31,7 @@ namespace internal {
 bool RetriedInTransit(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kUnavailable:
-      return true;
+      return !DaemonNeverReached(status);
     case absl::StatusCode::kInternal:
     case absl::StatusCode::kUnknown:
     case absl::StatusCode::kCancelled:
@@ -57,14 +60,28 @@ absl::Duration RetryBackoff(const RetryPolicy& policy, int attempt,
 }  // namespace internal
 
 absl::Status Client::WithRetries(absl::FunctionRef<absl::Status(int)> attempt) {
-  const int attempts = std::max(1, options_.retry.max_attempts);
+  const RetryPolicy& policy = options_.retry;
+  const absl::Time start = absl::Now();
+  // A target never reached fails here at once; one reached before is
+  // waited for below.
+  if (absl::Status reached =
+          internal::AwaitFirstContact(*channel_, start + options_.rpc_timeout);
+      !reached.ok()) {
+    return reached;
+  }
+  const int attempts = std::max(1, policy.max_attempts);
+  const absl::Time end = start + policy.total_timeout;
   for (int k = 1;; ++k) {
     absl::Status status = attempt(k);
     if (status.ok() || k >= attempts || !internal::RetriedInTransit(status)) {
       return status;
     }
+    const absl::Duration wait = internal::RetryBackoff(policy, k, status);
+    if (absl::Now() + wait > end) return status;
+    absl::SleepFor(wait);
+    // A daemon restarting: the next attempt waits for it, not for nothing.
+    if (!internal::AwaitConnection(*channel_, end)) return status;
     retries_.fetch_add(1, std::memory_order_relaxed);
-    absl::SleepFor(internal::RetryBackoff(options_.retry, k, status));
   }
 }
 
@@ -95,20 +112,28 @@ absl::StatusOr<MatrixInfo> Client::UpdateValuesRetried(
     absl::string_view id, std::span<const double> values,
     uint64_t expected_generation) {
   absl::StatusOr<MatrixInfo> info;
-  (void)WithRetries([&](int) {
-    info = UpdateValuesOnce(id, values, expected_generation);
-    return info.status();
-  });
+  // WithRetries' status, not only `info`'s: a first contact that fails
+  // makes no attempt.
+  if (absl::Status s = WithRetries([&](int) {
+        info = UpdateValuesOnce(id, values, expected_generation);
+        return info.status();
+      });
+      !s.ok()) {
+    return s;
+  }
   return info;
 }
 
 absl::StatusOr<FactorizeResult> Client::FactorizeRetried(
     absl::string_view id, const FactorizeOptions& options) {
   absl::StatusOr<FactorizeResult> result;
-  (void)WithRetries([&](int) {
-    result = FactorizeOnce(id, options);
-    return result.status();
-  });
+  if (absl::Status s = WithRetries([&](int) {
+        result = FactorizeOnce(id, options);
+        return result.status();
+      });
+      !s.ok()) {
+    return s;
+  }
   return result;
 }
 
@@ -116,10 +141,13 @@ absl::StatusOr<std::vector<SolveResult>> Client::SolveRetried(
     absl::string_view id, std::span<const std::span<const double>> rhs,
     const SolveOptions& options) {
   absl::StatusOr<std::vector<SolveResult>> results;
-  (void)WithRetries([&](int) {
-    results = SolveOnce(id, rhs, options);
-    return results.status();
-  });
+  if (absl::Status s = WithRetries([&](int) {
+        results = SolveOnce(id, rhs, options);
+        return results.status();
+      });
+      !s.ok()) {
+    return s;
+  }
   return results;
 }
 
@@ -127,10 +155,13 @@ absl::StatusOr<StepResult> Client::StepRetried(
     absl::string_view id, std::span<const double> values,
     std::span<const std::span<const double>> rhs, const StepOptions& options) {
   absl::StatusOr<StepResult> result;
-  (void)WithRetries([&](int) {
-    result = StepOnce(id, values, rhs, options);
-    return result.status();
-  });
+  if (absl::Status s = WithRetries([&](int) {
+        result = StepOnce(id, values, rhs, options);
+        return result.status();
+      });
+      !s.ok()) {
+    return s;
+  }
   return result;
 }
 

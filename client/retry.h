@@ -11,8 +11,9 @@
 namespace factord::client::internal {
 
 // Whether `status` is a failure in transit rather than a daemon's answer:
-// UNAVAILABLE, or INTERNAL, UNKNOWN or CANCELLED that came without a
-// google.rpc.Status (WithoutServerDetails, grpc_status.h).
+// UNAVAILABLE (but for a first connection that failed: DaemonNeverReached),
+// or INTERNAL, UNKNOWN or CANCELLED that came without a google.rpc.Status
+// (WithoutServerDetails, grpc_status.h).
 bool RetriedInTransit(const absl::Status& status);
 
 // The wait after failed attempt `attempt` (>= 1): initial_backoff times

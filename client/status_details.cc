@@ -2,7 +2,7 @@
 // (status_details.h); grpc_status.cc put them there.
 #include "client/status_details.h"
 
-#include "client/grpc_status.h"
+#include "client/status_payloads.h"
 #include "google/rpc/error_details.pb.h"
 
 namespace factord::client {
@@ -27,6 +27,13 @@ std::map<std::string, std::string> ErrorMetadata(const absl::Status& status) {
   if (!info) return {};
   return std::map<std::string, std::string>(info->metadata().begin(),
                                             info->metadata().end());
+}
+
+bool DaemonNeverReached(const absl::Status& status) {
+  if (!absl::IsUnavailable(status)) return false;
+  const std::map<std::string, std::string> metadata = ErrorMetadata(status);
+  const auto it = metadata.find("first_connection");
+  return it != metadata.end() && it->second == "failed";
 }
 
 std::optional<absl::Duration> RetryDelay(const absl::Status& status) {

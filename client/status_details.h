@@ -9,7 +9,9 @@
 // serialized, and these functions decode them. Errors that never reached the
 // server carry an ErrorInfo made by the client, with the same reasons:
 //   - UNAVAILABLE without details (the daemon could not be reached):
-//     "UNAVAILABLE";
+//     "UNAVAILABLE"; when the client's first connection to its target
+//     failed, with the metadata target=<target> and first_connection=failed
+//     (DaemonNeverReached);
 //   - RESOURCE_EXHAUSTED from gRPC itself because a message was over the
 //     size limit ("Received/Sent message larger than max"):
 //     "MESSAGE_TOO_LARGE";
@@ -57,6 +59,13 @@ std::optional<absl::Duration> RetryDelay(const absl::Status& status);
 // ("options.fill_factor", "must be at least 1"); empty when none.
 std::vector<std::pair<std::string, std::string>> FieldViolations(
     const absl::Status& status);
+
+// Whether `status` is the UNAVAILABLE of a client whose first connection
+// to its target failed (nothing listens there, or the TLS handshake
+// failed): the message names the target and how to start a daemon there.
+// The retry policy does not retry it; a caller that waits for a daemon to
+// come up may.
+bool DaemonNeverReached(const absl::Status& status);
 
 }  // namespace factord::client
 

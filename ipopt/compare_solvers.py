@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Ipopt + MUMPS against Ipopt + factord, problem by problem, in one run.
 
-For every problem, build/ipopt/factord-ipopt-nlp runs twice with Debian's
-unmodified Ipopt: `--linear_solver=mumps` (linked into Ipopt) and
-`--linear_solver=pardiso` with LD_LIBRARY_PATH=BUILD/pardiso, so that Ipopt
-dlopens factord's libpardiso.so, which sends every KKT system to a factord
-daemon this script starts on a free loopback port (FACTORD_SERVER). It prints
+For every problem, build/ipopt/factord-ipopt-nlp runs with Debian's
+unmodified Ipopt: `--linear_solver=mumps` (linked into Ipopt) and, for each
+--solver, `--linear_solver=pardiso` with LD_LIBRARY_PATH=BUILD/pardiso (the
+default) or `ma57` / `ma27` with LD_LIBRARY_PATH=BUILD/hsl, so that Ipopt
+dlopens factord's libpardiso.so or libhsl.so, which send every KKT system
+to a factord daemon this script starts on a free loopback port
+(FACTORD_SERVER). With a --solver other than pardiso alone, each row's
+problem is labelled with its solver ("HS21 (ma57)"). It prints
 a table (status, objective, iterations, wall time of IpoptSolve for both,
 relative objective difference, time ratio factord/MUMPS) and checks, for
 every problem that Ipopt + MUMPS solves:
@@ -14,10 +17,26 @@ every problem that Ipopt + MUMPS solves:
   - |iterations_factord - iterations_mumps| <= max(2, 10% of MUMPS's);
   - for nonconvex_chain, both runs needed inertia correction.
 With --robustness it also runs robustness.py's checks (daemon killed,
-daemon restarted) in the same run. Exit code 0 when every check passed.
+daemon restarted) in the same run, through the first --solver. Exit code 0
+when every check passed.
+
+--where says where factord runs the KKT systems (repeatable; default
+daemon): `daemon` (every system on the loopback daemon), `local` (in the
+Ipopt process, FACTORD_SERVER=local: no daemon) or `threshold` (the daemon
+with the C API's default size threshold). Each (solver, where) pair is a
+configuration; rows are labelled with it when there are several. With
+--repeats=N every problem runs N times, interleaved (MUMPS, then each
+configuration, N rounds), and the times are the medians. The speed column
+says whether a factord time meets its target: in process, at most MUMPS's
+(KKT order >= 5000) or at most 1.5x MUMPS's or 5 ms over it (smaller);
+with the threshold, at most 1.2x the in-process time (when `local` is also
+measured). Speed is reported, not checked (the exit code is about the
+correctness criteria).
 
   ipopt/compare_solvers.py [--build=build] [PROBLEM ...] [--qp_dir=DIR]
-      [--markdown] [--robustness] [--connect_timeout=S] [--option=KEY=VALUE]
+      [--solver=pardiso|ma57|ma27 ...] [--where=daemon|local|threshold ...]
+      [--repeats=N] [--markdown] [--robustness]
+      [--connect_timeout=S] [--option=KEY=VALUE] [--factord_option=KEY=VALUE]
   PROBLEM: nonconvex_chain | poisson_control[:N] | FILE.SIF
   With no PROBLEM and no --qp_dir: nonconvex_chain, every QP of
   ../shared/data/qp and poisson_control:200 (the whole table, by hand).
@@ -65,7 +84,36 @@ def verdict(problem, mumps, factord) -> list:
     return misses
 
 
-def cells(problem, mumps, factord, misses) -> list:
+# The time targets (docs/in_process.md): in process against MUMPS, and the
+# daemon above the size threshold against in process.
+LARGE_KKT_ORDER = 5000
+SMALL_RATIO, SMALL_SLACK_S, THRESHOLD_RATIO = 1.5, 0.005, 1.2
+
+
+def speed(where, mumps, factord, local) -> str:
+    """The time target of a factord run: "ok", "SLOW" or "-" (none)."""
+    if not (mumps.record and factord.record):
+        return "-"
+    t, tm = factord.record["wall_s"], mumps.record["wall_s"]
+    if where == "local":
+        if mumps.record.get("kkt_order", 0) >= LARGE_KKT_ORDER:
+            return "ok" if t <= tm else "SLOW"
+        return "ok" if (t <= SMALL_RATIO * tm or t <= tm + SMALL_SLACK_S) else "SLOW"
+    if where == "threshold" and local is not None and local.record:
+        return "ok" if t <= THRESHOLD_RATIO * local.record["wall_s"] else "SLOW"
+    return "-"
+
+
+def median_run(runs):
+    """The first run's record with the median wall time of all of them."""
+    first = runs[0]
+    walls = sorted(r.record["wall_s"] for r in runs if r.record)
+    if first.record and walls:
+        first.record = dict(first.record, wall_s=walls[(len(walls) - 1) // 2])
+    return first
+
+
+def cells(label, problem, mumps, factord, misses, fast="-") -> list:
     def side(run):
         r = run.record
         if not r:
@@ -86,14 +134,15 @@ def cells(problem, mumps, factord, misses) -> list:
     if problem.published is not None and mumps.record and mumps.record["objective"] is not None:
         published = f"{relative_difference(mumps.record['objective'], problem.published):.1e}"
     n_m = f"{mumps.record['n']}/{mumps.record['m']}" if mumps.record else "-"
+    kkt = str(mumps.record.get("kkt_order", "-")) if mumps.record else "-"
     ok = "ok" if not misses else "MISS: " + ", ".join(misses)
-    return [problem.label, n_m, *side(mumps), *side(factord), rel, ratio, reg,
-            published, ok]
+    return [label, n_m, kkt, *side(mumps), *side(factord), rel, ratio, fast,
+            reg, published, ok]
 
 
-HEADER = ["problem", "n/m", "MUMPS status", "MUMPS objective", "it", "time s",
-          "factord status", "factord objective", "it", "time s", "rel diff",
-          "ratio", "reg M/f", "vs published", "criteria"]
+HEADER = ["problem", "n/m", "KKT", "MUMPS status", "MUMPS objective", "it",
+          "time s", "factord status", "factord objective", "it", "time s",
+          "rel diff", "ratio", "speed", "reg M/f", "vs published", "criteria"]
 
 
 def print_table(rows, markdown: bool) -> None:
@@ -113,6 +162,17 @@ def main() -> int:
     parser.add_argument("problems", nargs="*")
     parser.add_argument("--build", default=str(HERE.parent / "build"))
     parser.add_argument("--qp_dir", action="append", default=[])
+    parser.add_argument("--solver", action="append", default=[],
+                        choices=sorted(ipopt_runs.FACTORD_LIBRARIES),
+                        help="Ipopt's linear_solver for the factord runs "
+                        "(repeatable; default pardiso)")
+    parser.add_argument("--where", action="append", default=[],
+                        choices=ipopt_runs.WHERE,
+                        help="where factord runs the KKT systems (repeatable; "
+                        "default daemon)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs of each problem and configuration, "
+                        "interleaved; times are medians")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--robustness", action="store_true")
     parser.add_argument("--robustness_problem", default="nonconvex_chain")
@@ -120,17 +180,23 @@ def main() -> int:
                         help="FACTORD_CONNECT_TIMEOUT (s) for the robustness checks")
     parser.add_argument("--option", action="append", default=[],
                         help="KEY=VALUE: an Ipopt option for every run (both solvers)")
+    parser.add_argument("--factord_option", action="append", default=[],
+                        help="KEY=VALUE: an Ipopt option for the factord runs "
+                        "only (linear_system_scaling=mc19: libhsl's mc19ad_)")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds per run before it counts as failed")
     args = parser.parse_args()
 
     build = Path(args.build).resolve()
-    library = build / "pardiso" / "libpardiso.so"
-    if not library.is_file():
-        # libpardiso is part of the build: its absence is a failure, not a skip.
-        print(f"FAIL: {library} is missing (build the factord_pardiso target)",
-              file=sys.stderr)
-        return 1
+    solvers = args.solver or ["pardiso"]
+    libraries = sorted({ipopt_runs.factord_library(s, build) for s in solvers})
+    for library in libraries:
+        if not library.is_file():
+            # factord's libraries are part of the build: their absence is a
+            # failure, not a skip.
+            print(f"FAIL: {library} is missing (build factord_pardiso / "
+                  f"factord_hsl)", file=sys.stderr)
+            return 1
     specs = list(args.problems)
     for qp_dir in args.qp_dir:
         specs += sorted(str(p) for p in Path(qp_dir).glob("*.SIF"))
@@ -144,39 +210,61 @@ def main() -> int:
     daemon = ipopt_runs.Daemon(build, work)
     daemon.start()
     print(f"factord on {daemon.address} (log {daemon.log_path}); "
-          f"libpardiso {library}", flush=True)
+          f"{', '.join(str(p) for p in libraries)}", flush=True)
     extra = [f"--option={o}" for o in args.option]
-    rows, failures = [], []
+    factord_extra = extra + [f"--option={o}" for o in args.factord_option]
+    wheres = args.where or ["daemon"]
+    configs = [(solver, where) for solver in solvers for where in wheres]
+    single = configs == [("pardiso", "daemon")]
+    rows, failures, slow = [], [], []
     try:
         for problem in problems:
-            mumps = ipopt_runs.run_nlp(build, problem, "mumps",
-                                       ipopt_runs.solver_env("mumps", build, None),
-                                       args.timeout, extra)
-            factord = ipopt_runs.run_nlp(build, problem, "pardiso",
-                                         ipopt_runs.solver_env("pardiso", build, daemon),
-                                         args.timeout, extra)
-            misses = verdict(problem, mumps, factord)
-            if misses:
-                failures.append(problem.label)
-                if factord.stderr.strip():
-                    print(f"{problem.label} (factord) stderr:\n{factord.stderr[-2000:]}",
-                          file=sys.stderr)
-            rows.append(cells(problem, mumps, factord, misses))
-            print("  ".join(rows[-1]), flush=True)
+            mumps_runs, factord_runs = [], {c: [] for c in configs}
+            for _ in range(max(1, args.repeats)):
+                mumps_runs.append(ipopt_runs.run_nlp(
+                    build, problem, "mumps",
+                    ipopt_runs.solver_env("mumps", build, None),
+                    args.timeout, extra))
+                for solver, where in configs:
+                    factord_runs[(solver, where)].append(ipopt_runs.run_nlp(
+                        build, problem, solver,
+                        ipopt_runs.solver_env(solver, build, daemon,
+                                              where=where),
+                        args.timeout, factord_extra))
+            mumps = median_run(mumps_runs)
+            medians = {c: median_run(runs) for c, runs in factord_runs.items()}
+            for (solver, where), factord in medians.items():
+                label = (problem.label if single
+                         else f"{problem.label} ({solver}, {where})")
+                misses = verdict(problem, mumps, factord)
+                if misses:
+                    failures.append(label)
+                    if factord.stderr.strip():
+                        print(f"{label} (factord) stderr:\n{factord.stderr[-2000:]}",
+                              file=sys.stderr)
+                fast = speed(where, mumps, factord, medians.get((solver, "local")))
+                if fast == "SLOW":
+                    slow.append(label)
+                rows.append(cells(label, problem, mumps, factord, misses, fast))
+                print("  ".join(rows[-1]), flush=True)
     finally:
         daemon.stop()
     print()
     print_table(rows, args.markdown)
-    solved = [r for r in rows if r[2] in ("Solve_Succeeded", "Solved_To_Acceptable_Level")]
+    solved = [r for r in rows if r[3] in ("Solve_Succeeded", "Solved_To_Acceptable_Level")]
     print(f"\nMUMPS solved {len(solved)}/{len(rows)}; criteria met on "
           f"{len(rows) - len(failures)}/{len(rows)}"
           + (f"; missed: {', '.join(failures)}" if failures else ""))
+    timed = [r for r in rows if r[13] != "-"]
+    if timed:
+        print(f"speed targets met on {len(timed) - len(slow)}/{len(timed)}"
+              + (f"; slow: {', '.join(slow)}" if slow else ""))
 
     robust_ok = True
     if args.robustness:
         robust_ok = robustness.run_all(
             build, ipopt_runs.parse_problem(args.robustness_problem),
-            args.connect_timeout) == 0
+            args.connect_timeout, solver=solvers[0]) == 0
     return 0 if not failures and robust_ok else 1
 
 

@@ -3,9 +3,9 @@
 // of the unmodified Ipopt that Debian ships (coinor-libipopt-dev, 3.11.9).
 //
 // The linear solver is Ipopt's own option: "mumps" is linked into Debian's
-// Ipopt; "pardiso" makes Ipopt dlopen libpardiso.so from the library search
-// path (LD_LIBRARY_PATH), which with factord's libpardiso sends every KKT
-// factorization to a factord daemon.
+// Ipopt; "pardiso" makes Ipopt dlopen libpardiso.so, "ma57" and "ma27"
+// libhsl.so, from the library search path (LD_LIBRARY_PATH), which with
+// factord's libraries sends every KKT factorization to a factord daemon.
 //
 // Ipopt's intermediate callback reports, once per iteration, the size of
 // the regularization delta_w (the lg(rg) column of Ipopt's log, 0 when the

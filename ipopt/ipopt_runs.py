@@ -134,17 +134,49 @@ class Run:
         return "timeout" if self.exit_code is None else f"exit {self.exit_code}"
 
 
-def solver_env(solver: str, build: Path, daemon: Daemon | None, extra=None) -> dict:
-    """The environment of a run: for pardiso, Ipopt finds factord's
-    libpardiso.so through LD_LIBRARY_PATH and the library the daemon
-    through FACTORD_SERVER."""
+# The linear solvers Ipopt loads from the library search path, and which
+# of factord's libraries serves each: build/<folder>/<file>.
+FACTORD_LIBRARIES = {
+    "pardiso": ("pardiso", "libpardiso.so"),
+    "ma57": ("hsl", "libhsl.so"),
+    "ma27": ("hsl", "libhsl.so"),
+}
+
+
+def factord_library(solver: str, build: Path) -> Path:
+    """The library of factord that Ipopt loads for `solver`."""
+    folder, name = FACTORD_LIBRARIES[solver]
+    return build / folder / name
+
+
+# Where factord's libraries run the KKT systems (docs/in_process.md):
+#   daemon     every system on the loopback daemon (FACTORD_LOCAL_BELOW=0);
+#   local      in the Ipopt process (FACTORD_SERVER=local), no daemon;
+#   threshold  the daemon, with the C API's default size threshold: the
+#              systems below it stay in process.
+WHERE = ("daemon", "local", "threshold")
+
+
+def solver_env(solver: str, build: Path, daemon: Daemon | None, extra=None,
+               where: str = "daemon") -> dict:
+    """The environment of a run: for pardiso, ma57 and ma27, Ipopt finds
+    factord's libpardiso.so or libhsl.so through LD_LIBRARY_PATH, and the
+    library the daemon through FACTORD_SERVER (`where`: WHERE)."""
     env = dict(os.environ)
-    if solver == "pardiso":
-        lib_dir = str(build / "pardiso")
+    if solver in FACTORD_LIBRARIES:
+        lib_dir = str(factord_library(solver, build).parent)
         env["LD_LIBRARY_PATH"] = lib_dir + (
             ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-        if daemon is not None:
+        if where == "local":
+            env["FACTORD_SERVER"] = "local"
+            env.pop("FACTORD_LOCAL_BELOW", None)
+        elif daemon is not None:
             env["FACTORD_SERVER"] = daemon.address
+            if where == "daemon":
+                # Every system to the daemon, however small.
+                env.setdefault("FACTORD_LOCAL_BELOW", "0")
+            else:
+                env.pop("FACTORD_LOCAL_BELOW", None)
     env.update(extra or {})
     return env
 

@@ -2,16 +2,19 @@
 // chosen linear solver and prints one JSON line (the last line of stdout).
 //
 //   factord-ipopt-nlp --problem=nonconvex_chain|poisson_control|FILE.SIF
-//                     [--linear_solver=mumps|pardiso] [--grid=200] [--chain=8]
+//                     [--linear_solver=mumps|pardiso|ma57|ma27] [--grid=200]
+//                     [--chain=8]
 //                     [--option=KEY=VALUE ...] [--print_level=0]
 //                     [--log_file=PATH] [--log_level=5]
 //                     [--hold_at_iteration=K --hold_file=PATH]
 //
 // With --linear_solver=pardiso Ipopt loads libpardiso.so from
-// LD_LIBRARY_PATH; factord's (build/pardiso) reads FACTORD_SERVER.
+// LD_LIBRARY_PATH, with ma57 or ma27 libhsl.so; factord's (build/pardiso,
+// build/hsl) read FACTORD_SERVER.
 // The JSON line: problem, solver, status (Ipopt's), status_code, objective,
 // iterations, wall_s (IpoptSolve), inertia_corrections (iterations whose
-// step needed delta_w > 0), max_regularization, n, m.
+// step needed delta_w > 0), max_regularization, n, m, kkt_order (the
+// order of the KKT matrix Ipopt factorizes).
 // Exit code: 0 solved (or solved to acceptable level), 2 not solved,
 // 1 bad arguments or unreadable problem.
 #include <cmath>
@@ -42,7 +45,8 @@ struct Flags {
 
 constexpr char kUsage[] =
     "usage: factord-ipopt-nlp --problem=nonconvex_chain|poisson_control|"
-    "FILE.SIF [--linear_solver=mumps|pardiso] [--grid=N] [--chain=N] "
+    "FILE.SIF [--linear_solver=mumps|pardiso|ma57|ma27] [--grid=N] "
+    "[--chain=N] "
     "[--option=KEY=VALUE ...] [--print_level=N] [--log_file=PATH] "
     "[--log_level=N] [--hold_at_iteration=K --hold_file=PATH "
     "[--hold_seconds=S]]";
@@ -121,6 +125,21 @@ absl::StatusOr<std::unique_ptr<fi::NlpProblem>> MakeProblem(
   return std::make_unique<fi::QpNlp>(*std::move(qp), Stem(flags.problem));
 }
 
+// The order of the KKT matrix Ipopt factorizes for `problem`: the
+// variables it keeps (a fixed variable, x_lower == x_upper, is a parameter
+// by Ipopt's default fixed_variable_treatment), one slack per inequality
+// constraint (g_lower < g_upper), and one multiplier per constraint.
+int KktOrder(const fi::NlpProblem& problem) {
+  std::vector<double> x_lower, x_upper, g_lower, g_upper;
+  problem.Bounds(&x_lower, &x_upper, &g_lower, &g_upper);
+  int order = 0;
+  for (size_t i = 0; i < x_lower.size(); ++i) order += x_lower[i] != x_upper[i];
+  for (size_t j = 0; j < g_lower.size(); ++j) {
+    order += 1 + (g_lower[j] != g_upper[j]);
+  }
+  return order;
+}
+
 // A JSON number, or null when not finite (Ipopt may stop on a NaN).
 std::string JsonNumber(double value) {
   return std::isfinite(value) ? absl::StrFormat("%.17g", value) : "null";
@@ -150,11 +169,11 @@ int main(int argc, char** argv) {
       "{\"problem\":\"%s\",\"solver\":\"%s\",\"status\":\"%s\","
       "\"status_code\":%d,\"objective\":%s,\"iterations\":%d,"
       "\"wall_s\":%.6f,\"inertia_corrections\":%d,"
-      "\"max_regularization\":%.6g,\"n\":%d,\"m\":%d}\n",
+      "\"max_regularization\":%.6g,\"n\":%d,\"m\":%d,\"kkt_order\":%d}\n",
       (*problem)->name(), flags.ipopt.linear_solver, outcome->status_name,
       outcome->status, JsonNumber(outcome->objective), outcome->iterations,
       outcome->solve_seconds, outcome->regularized_iterations,
       outcome->max_regularization, (*problem)->num_variables(),
-      (*problem)->num_constraints());
+      (*problem)->num_constraints(), KktOrder(**problem));
   return fi::Solved(outcome->status) ? 0 : 2;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Robustness of Ipopt + factord (libpardiso.so) when the daemon goes away.
+"""Robustness of Ipopt + factord (libpardiso.so, or libhsl.so with
+--solver=ma57|ma27) when the daemon goes away.
 
 Each check starts its own factord on a free loopback port and runs
-factord-ipopt-nlp with `--linear_solver=pardiso`, holding Ipopt at an
+factord-ipopt-nlp with `--linear_solver=pardiso` (or --solver), holding Ipopt at an
 iteration (the program's --hold_at_iteration hook: it creates a file and
 waits until the file is removed), so that the daemon is killed at a known
 point of the run:
@@ -32,6 +33,7 @@ point of the run:
   ipopt/robustness.py [--build=build] [--problem=nonconvex_chain]
                       [--connect_timeout=S] [--hold_at_iteration=K]
                       [--only=killed,restarted,down]
+                      [--solver=pardiso|ma57|ma27]
 Exit code 0 when every check passed.
 """
 
@@ -52,17 +54,17 @@ DEFAULT_CONNECT_TIMEOUT = 10.0  # the C API's default (factord.h)
 CALL_SLACK_SECONDS = 2.0
 
 
-def held_run(build, problem, env, work, hold_at, action):
-    """Runs problem with pardiso, holds it at iteration hold_at, calls
+def held_run(build, problem, solver, env, work, hold_at, action):
+    """Runs problem with `solver`, holds it at iteration hold_at, calls
     action(hold_file), which must remove the file to let Ipopt go on.
     Returns (Run, monotonic time at which action returned)."""
     hold = work / f"hold.{time.monotonic_ns()}"
     nlp = ipopt_runs.NlpProcess(
-        build, problem, "pardiso", env,
+        build, problem, solver, env,
         [f"--hold_at_iteration={hold_at}", f"--hold_file={hold}"])
     if not ipopt_runs.wait_for_file(hold, nlp, 300):
         run = nlp.wait(60)
-        hint = (" (Ipopt could not load libpardiso.so)"
+        hint = (f" (Ipopt could not load {ipopt_runs.factord_library(solver, build).name})"
                 if run.status == "Invalid_Option" else "")
         raise RuntimeError(f"the run never reached iteration {hold_at}: "
                            f"{run.status}{hint} {run.stderr[-1000:]}")
@@ -71,7 +73,8 @@ def held_run(build, problem, env, work, hold_at, action):
     return nlp.wait(600), released
 
 
-def check_killed(build, problem, connect_timeout, hold_at, work) -> bool:
+def check_killed(build, problem, connect_timeout, hold_at, work,
+                 solver="pardiso") -> bool:
     """Each library call after the kill must return its fatal code within
     the deadline; Ipopt decides how many calls it makes before it stops."""
     (work / "killed").mkdir()
@@ -79,19 +82,19 @@ def check_killed(build, problem, connect_timeout, hold_at, work) -> bool:
     daemon.start()
     deadline = connect_timeout or DEFAULT_CONNECT_TIMEOUT
     extra = {"FACTORD_CONNECT_TIMEOUT": f"{connect_timeout:g}"} if connect_timeout else {}
-    env = ipopt_runs.solver_env("pardiso", build, daemon, extra)
+    env = ipopt_runs.solver_env(solver, build, daemon, extra)
 
     def kill(hold):
         daemon.kill()
         hold.unlink()
 
     try:
-        run, released = held_run(build, problem, env, work, hold_at, kill)
+        run, released = held_run(build, problem, solver, env, work, hold_at, kill)
     finally:
         daemon.stop()
     ended = run.ended
     errors = [(t, line.strip()) for t, line in run.stderr_lines
-              if line.startswith("factord pardiso:")]
+              if line.startswith(("factord pardiso:", "factord hsl:"))]
     # Times between the release, each fatal code the library printed, and
     # the end of the run: each must fit in one deadline (+ slack).
     marks = [released] + [t for t, _ in errors] + [ended]
@@ -111,13 +114,13 @@ def check_killed(build, problem, connect_timeout, hold_at, work) -> bool:
 
 
 def check_restarted(build, problem, connect_timeout, hold_at, work,
-                    down_seconds: float) -> bool:
+                    down_seconds: float, solver="pardiso") -> bool:
     name = "down" if down_seconds > 0 else "restarted"
     (work / name).mkdir()
     daemon = ipopt_runs.Daemon(build, work / name)
     daemon.start()
     extra = {"FACTORD_CONNECT_TIMEOUT": str(connect_timeout)} if connect_timeout else {}
-    env = ipopt_runs.solver_env("pardiso", build, daemon, extra)
+    env = ipopt_runs.solver_env(solver, build, daemon, extra)
 
     def restart(hold):
         daemon.kill()
@@ -130,8 +133,8 @@ def check_restarted(build, problem, connect_timeout, hold_at, work,
             hold.unlink()
 
     try:
-        reference = ipopt_runs.run_nlp(build, problem, "pardiso", env)
-        run, _ = held_run(build, problem, env, work, hold_at, restart)
+        reference = ipopt_runs.run_nlp(build, problem, solver, env)
+        run, _ = held_run(build, problem, solver, env, work, hold_at, restart)
         log = daemon.log_text()
     finally:
         daemon.stop()
@@ -158,19 +161,22 @@ def check_restarted(build, problem, connect_timeout, hold_at, work,
 
 
 def run_all(build: Path, problem, connect_timeout=None, hold_at=5,
-            only=("killed", "restarted", "down"), down_seconds=1.0) -> int:
+            only=("killed", "restarted", "down"), down_seconds=1.0,
+            solver="pardiso") -> int:
     work = ipopt_runs.scratch_dir()
-    print(f"robustness checks on {problem.label} (work {work})", flush=True)
+    print(f"robustness checks on {problem.label} with {solver} (work {work})",
+          flush=True)
     checks = []
     if "killed" in only:
         checks.append(("killed", lambda: check_killed(
-            build, problem, connect_timeout, hold_at, work)))
+            build, problem, connect_timeout, hold_at, work, solver)))
     if "restarted" in only:
         checks.append(("restarted", lambda: check_restarted(
-            build, problem, connect_timeout, hold_at, work, 0)))
+            build, problem, connect_timeout, hold_at, work, 0, solver)))
     if "down" in only:
         checks.append(("down", lambda: check_restarted(
-            build, problem, connect_timeout, hold_at, work, down_seconds)))
+            build, problem, connect_timeout, hold_at, work, down_seconds,
+            solver)))
     results = []
     for name, check in checks:
         try:
@@ -191,16 +197,18 @@ def main() -> int:
     parser.add_argument("--down_seconds", type=float, default=1.0,
                         help="outage of the down check (keep it well inside "
                         "the connect timeout: gRPC's reconnect backoff)")
+    parser.add_argument("--solver", default="pardiso",
+                        choices=sorted(ipopt_runs.FACTORD_LIBRARIES))
     args = parser.parse_args()
     build = Path(args.build).resolve()
-    library = build / "pardiso" / "libpardiso.so"
+    library = ipopt_runs.factord_library(args.solver, build)
     if not library.is_file():
-        print(f"FAIL: {library} is missing (build the factord_pardiso target)",
-              file=sys.stderr)
+        print(f"FAIL: {library} is missing (build factord_pardiso / "
+              f"factord_hsl)", file=sys.stderr)
         return 1
     return run_all(build, ipopt_runs.parse_problem(args.problem),
                    args.connect_timeout, args.hold_at_iteration,
-                   tuple(args.only.split(",")), args.down_seconds)
+                   tuple(args.only.split(",")), args.down_seconds, args.solver)
 
 
 if __name__ == "__main__":

@@ -125,8 +125,8 @@ check_ldd() {
 
 begin "ldd of the built files"
 mapfile -t built < <(elf_files "$sdk_build")
-if [ "${#built[@]}" -lt 5 ]; then
-  echo "check_sdk: FAIL: expected the 3 programs and 2 shared libraries," \
+if [ "${#built[@]}" -lt 7 ]; then
+  echo "check_sdk: FAIL: expected the 3 programs and 4 shared libraries," \
     "found: ${built[*]}" >&2
   exit 1
 fi
@@ -150,7 +150,8 @@ for f in "${expected[@]}"; do
     exit 1
   }
 done
-for f in libfactord_client.a libfactord_proto.a libfactord_c.so \
+for f in libfactord_client.a libfactord_client_core.a libfactord_proto.a \
+  libfactord_c.so libfactord_remote.so.1 libfactord_messages.so.1 \
   factord/libpardiso.so cmake/factord/factordConfig.cmake \
   cmake/factord/factordConfigVersion.cmake pkgconfig/factord.pc \
   pkgconfig/factord-c.pc; do

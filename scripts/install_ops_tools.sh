@@ -16,6 +16,7 @@
 # tests/deploy/tools/bin (git-ignored).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/apt_get_waiting.sh"  # waits for another apt or dpkg
 checks="$root/tests/deploy"
 
 packages=(prometheus yamllint curl unzip)
@@ -28,12 +29,9 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install_ops_tools: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
+  apt_get_waiting update -qq
   # No recommends: the prometheus package would pull in node-exporter.
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_get_waiting install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 # npm ci when node_modules is missing or older than the lock file.

@@ -11,10 +11,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "core/base/device_context.h"
+#include "grpc/grpc.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "server/address_in_use.h"
 #include "server/auth/credential_reloader.h"
 #include "server/auth/tls_certificate_store.h"
 #include "server/auth/tls_credentials.h"
@@ -239,6 +241,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, credentials->credentials, &s.port);
+  // gRPC sets SO_REUSEPORT by default: a second daemon on the same address
+  // would then start and share the port (the kernel splitting connections
+  // between the two). Without it, its bind fails and it exits.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // The transport accepts up to twice max_message_bytes, so that a message
   // over the limit reaches the handlers and is refused with its reason
   // (MESSAGE_TOO_LARGE, request_opening.h) rather than by the transport.
@@ -247,6 +253,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.RegisterService(s.service.get());
   s.grpc_server = builder.BuildAndStart();
   if (s.grpc_server == nullptr || s.port == 0) {
+    if (AddressInUse(config.listen)) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot listen for gRPC on ", config.listen,
+                       ": address in use (another factord or another "
+                       "program holds it)"));
+    }
     return absl::UnavailableError(absl::StrCat(
         "cannot listen for gRPC on ", config.listen,
         TlsEnabled(config) ? " (TLS: check that --tls_key is the key of "

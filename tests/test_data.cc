@@ -53,4 +53,24 @@ std::vector<KktSystem> KktSystems() {
   return systems;
 }
 
+int64_t KktIterationFolders(const std::string& form) {
+  namespace fs = std::filesystem;
+  const fs::path root = SharedDataPath("kkt");
+  if (!fs::is_directory(root)) return 0;
+  int64_t count = 0;
+  for (const auto& problem : fs::directory_iterator(root)) {
+    if (!problem.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(problem.path())) {
+      if (!f.is_directory() || (!form.empty() && f.path().filename() != form)) {
+        continue;
+      }
+      for (const auto& iteration : fs::directory_iterator(f.path())) {
+        const std::string name = iteration.path().filename().string();
+        if (iteration.is_directory() && name.rfind("iter_", 0) == 0) ++count;
+      }
+    }
+  }
+  return count;
+}
+
 }  // namespace factord::testing

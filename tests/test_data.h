@@ -4,6 +4,7 @@
 #ifndef FACTORD_TESTS_TEST_DATA_H_
 #define FACTORD_TESTS_TEST_DATA_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,13 @@ struct KktSystem {
 // Every KKT system (2x2 and 3x3, every iteration), sorted by name; empty
 // when the shared data set is absent.
 std::vector<KktSystem> KktSystems();
+// The iteration folders kkt/<problem>/<form>/iter_<k>/ of the shared set
+// (its README: one system each), counted from the directories alone, with
+// `form` "2x2" or "3x3", or "" for both; 0 when the set is absent. A sweep
+// over KktSystems(), which finds the systems by their file names, checks
+// its count against this, so that a renamed or missing file fails it
+// instead of dropping out.
+int64_t KktIterationFolders(const std::string& form = "");
 
 }  // namespace factord::testing
 

@@ -188,6 +188,15 @@ class Parser {
         ->type_name("SECONDS")
         ->check(PositiveSeconds())
         ->group(kConnection);
+    app_.add_option("--max_attempts", line_.max_attempts,
+                    "attempts per request: one that failed in transit (a "
+                    "daemon restarting, a proxy's 502 or 503, a stream "
+                    "reset) is retried, 0.1 s doubling to 2 s apart, within "
+                    "15 s; 1: no retry. An address where nothing listens "
+                    "fails at once")
+        ->type_name("N")
+        ->check(CLI::Range(1, 100))
+        ->group(kConnection);
   }
 
   void AddMatrixFlags() {
@@ -225,7 +234,10 @@ class Parser {
             "bunch_kaufman)",
             kFactorization);
     AddEnum("--scaling", client::OptionEnum::kScaling, line_.factorize.scaling,
-            "auto: Ruiz for ldlt/block_ildlt, none for ic/ilu", kFactorization);
+            "auto: the method's (Ruiz for ldlt/block_ildlt/jacobi_ldlt, "
+            "none for ic/ilu); matching: ldlt only; column_norm: ic/ilu "
+            "only",
+            kFactorization);
     AddEnum("--blocking", client::OptionEnum::kBlocking,
             line_.factorize.blocking,
             "block_ildlt blocking: rb (order, then block neighbours) | br "
@@ -276,7 +288,8 @@ class Parser {
     // The options below go by their proto field names
     // (FactorizeOptions::named): one call each, no client member.
     AddNamedSwitch("--deterministic", "deterministic",
-                   "bitwise-reproducible factorization and solve");
+                   "no effect: the server is always bitwise reproducible "
+                   "for a fixed thread count");
     AddNamedOption("--pivot_threshold", "pivot_threshold", "U",
                    "ldlt/block_ildlt/jacobi_ldlt pivot test |l| <= 1/U, U "
                    "in (0, 0.5] (default: the server's, 0.01)");
@@ -287,13 +300,16 @@ class Parser {
 
   void AddSolveFlags() {
     AddEnum("--krylov", client::OptionEnum::kKrylov, line_.solve.krylov,
-            "Krylov method around the factorization", kSolve);
+            "Krylov method around the factorization (ldlt, lu: auto or "
+            "none, they solve directly)",
+            kSolve);
     app_.add_option("--tol", line_.solve.tolerance,
                     "relative residual to reach (0: the server's)")
         ->type_name("X")
         ->group(kSolve);
     app_.add_option("--max_iterations", line_.solve.max_iterations,
-                    "Krylov iterations at most (0: the server's)")
+                    "Krylov iterations at most (0: the server's; lu: "
+                    "refinement steps; not for ldlt)")
         ->type_name("N")
         ->group(kSolve);
     app_.add_option("--restart", line_.solve.restart,
@@ -385,8 +401,9 @@ class Parser {
       sub->allow_extras(false);
       sub->footer(absl::StrCat(
           "Flags of ", c.name, ": ", c.flags,
-          "; --server, --token, --tls*, --timeout and --json apply to every "
-          "command. 'factorctl --help' lists every flag with its default."));
+          "; --server, --token, --tls*, --timeout, --max_attempts and --json "
+          "apply to every command. 'factorctl --help' lists every flag with "
+          "its default."));
       if (c.takes_file) {
         sub->add_option("FILE", file_, "Matrix Market file (.mtx or .mtx.gz)")
             ->required();

@@ -33,6 +33,8 @@ struct CommandLine {
   std::string solution_file;        // --solution: write x, one value per line
   std::string structure = "auto";   // auto | general | symmetric | spd
   std::optional<double> timeout_s;  // --timeout: deadline of each RPC
+  // --max_attempts: attempts per call (the client library's RetryPolicy).
+  int max_attempts = client::RetryPolicy{}.max_attempts;
   bool json = false;
   bool keep = false;     // run: keep the matrix on the server afterwards
   bool replace = false;  // upload/run: replace a matrix held under --id

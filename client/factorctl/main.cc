@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   options.tls_cert_file = line.tls_cert;
   options.tls_key_file = line.tls_key;
   if (line.timeout_s) options.rpc_timeout = absl::Seconds(*line.timeout_s);
+  options.retry.max_attempts = line.max_attempts;
   absl::StatusOr<std::unique_ptr<client::Client>> client =
       client::Client::Connect(line.server, options);
   if (!client.ok()) {

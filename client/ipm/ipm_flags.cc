@@ -48,9 +48,11 @@ void ConfigureIpmApp(CLI::App& app, IpmFlags& flags) {
                  "default)")
       ->type_name("D");
   app.add_option("--max_attempts", flags.max_attempts,
-                 "attempts per call: > 1 retries calls that failed in transit "
-                 "(UNAVAILABLE from a proxy, a stream reset) with backoff; a "
-                 "matrix the daemon lost is uploaded again in any case")
+                 "attempts per call: calls that failed in transit (a daemon "
+                 "restarting, a proxy's 502 or 503, a stream reset) are "
+                 "retried with backoff, 0.1 s doubling to 2 s, within 15 s "
+                 "(the client library's policy; 1: no retry); a matrix the "
+                 "daemon lost is uploaded again in any case")
       ->type_name("N")
       ->check(CLI::Range(1, 100));
   app.add_option("--iteration_delay_ms", flags.iteration_delay_ms,
@@ -58,6 +60,13 @@ void ConfigureIpmApp(CLI::App& app, IpmFlags& flags) {
                  "script watching the output acts between two iterations")
       ->type_name("MS")
       ->check(CLI::Range(0, 60000));
+  app.add_option("--stop_after_iteration", flags.stop_after_iteration,
+                 "test aid: after this iteration's line the program stops "
+                 "itself (SIGSTOP) until it gets SIGCONT, so that a script "
+                 "acts between this iteration and the next whatever the "
+                 "machine's load (-1: never)")
+      ->type_name("K")
+      ->check(CLI::Range(-1, 1000000));
 }
 
 ParsedIpmFlags ParseIpmFlags(int argc, const char* const* argv) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "client/factord_client.h"
 #include "client/ipm/ipm.h"
 
 namespace factord::ipm {
@@ -27,8 +28,11 @@ struct IpmFlags {
   double tolerance = IpmOptions{}.tolerance;
   double primal_regularization = IpmOptions{}.primal_regularization;
   double dual_regularization = IpmOptions{}.dual_regularization;
-  int max_attempts = 1;        // client RetryPolicy; 1: no retry
+  // The client library's RetryPolicy (retries on by default); 1: no retry.
+  int max_attempts = client::RetryPolicy{}.max_attempts;
   int iteration_delay_ms = 0;  // test aid: pause after each iteration
+  // Test aid: stop (SIGSTOP) after this iteration's line; -1: never.
+  int stop_after_iteration = -1;
 };
 
 // Makes `app` factord-ipm's command line: cli::ConfigureApp's conventions

@@ -4,18 +4,21 @@
 //
 //   factord-ipm --server=HOST:PORT FILE.mps[.gz] [--json] [--method=ldlt]
 //               [--max_iterations=N] [--tolerance=1e-8] [--ordering=auto]
-//               [--max_attempts=1] [--iteration_delay_ms=0]
+//               [--max_attempts=5] [--iteration_delay_ms=0]
+//               [--stop_after_iteration=-1]
 //
 // The flags, their defaults and checks are in ipm_flags.cc (`--help` lists
 // them).
 //
 // The client re-uploads the KKT matrix under its ID when a daemon answers
 // NOT_FOUND for it (a restart, or behind a proxy a daemon that died and
-// whose matrices moved); --max_attempts > 1 also retries calls that failed
-// in transit (client RetryPolicy: UNAVAILABLE from a proxy whose daemon is
-// gone, a stream reset), with backoff. --iteration_delay_ms is a test aid
-// (tests/fleet/ipm_failover.sh): a pause after each iteration's line, so
-// that a script watching the output acts between two iterations.
+// whose matrices moved), and retries calls that failed in transit (the
+// client library's RetryPolicy, on by default: a daemon restarting, a
+// proxy's 502 or 503, a stream reset), with backoff; --max_attempts=1
+// turns that off. --iteration_delay_ms and --stop_after_iteration are test
+// aids (tests/fleet/ipm_failover.sh): a pause after each iteration's line,
+// and a stop (SIGSTOP, until SIGCONT) after one, so that a script watching
+// the output acts between two iterations.
 //
 // Prints one line per iteration (JSON with --json, with the KKT matrix's
 // ID) and a final line with status, objective, iterations, the matrix ID
@@ -30,6 +33,8 @@
 // factorization after the first reused the analysis. Exit code: 0 optimal,
 // 3 not optimal, 1 error, 2 a command-line mistake (cli::kUsageExitCode, as
 // in every client program).
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -64,6 +69,15 @@ std::string JsonEscape(const std::string& text) {
   return out;
 }
 
+// "CODE: message [REASON]", as factorctl prints a failure (absl's
+// ToString would append the details' serialized bytes).
+std::string ErrorText(const absl::Status& status) {
+  std::string text = absl::StrFormat(
+      "%s: %s", absl::StatusCodeToString(status.code()), status.message());
+  const std::string reason = factord::client::ErrorReason(status);
+  return reason.empty() ? text : absl::StrFormat("%s [%s]", text, reason);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,7 +89,7 @@ int main(int argc, char** argv) {
   absl::StatusOr<factord::ipm::QpProblem> problem =
       factord::ipm::ReadMpsFile(flags.file);
   if (!problem.ok()) {
-    std::fprintf(stderr, "%s\n", problem.status().ToString().c_str());
+    std::fprintf(stderr, "%s\n", ErrorText(problem.status()).c_str());
     return 1;
   }
   factord::client::ConnectOptions connect;
@@ -85,7 +99,7 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<factord::client::Client>> client =
       factord::client::Client::Connect(flags.server, connect);
   if (!client.ok()) {
-    std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
+    std::fprintf(stderr, "%s\n", ErrorText(client.status()).c_str());
     return 1;
   }
   factord::client::FactorizeOptions factorize;
@@ -148,11 +162,12 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(
           std::chrono::milliseconds(flags.iteration_delay_ms));
     }
+    if (log.iteration == flags.stop_after_iteration) raise(SIGSTOP);
   };
   absl::StatusOr<factord::ipm::IpmResult> result =
       factord::ipm::SolveQp(*problem, kkt, options, on_iteration);
   if (!result.ok()) {
-    std::fprintf(stderr, "%s\n", result.status().ToString().c_str());
+    std::fprintf(stderr, "%s\n", ErrorText(result.status()).c_str());
     return 1;
   }
   const double budget =

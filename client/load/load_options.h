@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "client/factord_client.h"
 
 namespace factord::load {
 
@@ -35,9 +36,10 @@ struct LoadOptions {
   double rpc_timeout_s = 120;
   uint64_t seed = 1;
   // Behind a proxy with failover (docs/fleet.md): attempts per call (the
-  // client's RetryPolicy; 1 = no retry) and the transparent re-upload after
-  // NOT_FOUND (ConnectOptions::reupload_on_not_found).
-  int max_attempts = 1;
+  // client library's RetryPolicy, on by default; 1 = no retry) and the
+  // transparent re-upload after NOT_FOUND
+  // (ConnectOptions::reupload_on_not_found).
+  int max_attempts = client::RetryPolicy{}.max_attempts;
   bool reupload = false;
   std::vector<MatrixSpec> matrices;  // empty: the standard workload
 };

@@ -49,6 +49,13 @@ constexpr std::pair<Ordering, absl::string_view> kOrderings[] = {
     {Ordering::kAmd, "amd"},   {Ordering::kMetis, "metis"},
     {Ordering::kRcm, "rcm"},   {Ordering::kGmc, "gmc"},
 };
+constexpr std::pair<Scaling, absl::string_view> kScalings[] = {
+    {Scaling::kAuto, "auto"},
+    {Scaling::kNone, "none"},
+    {Scaling::kRuiz, "ruiz"},
+    {Scaling::kMatching, "matching"},
+    {Scaling::kColumnNorm, "column_norm"},
+};
 constexpr std::pair<Pivoting, absl::string_view> kPivotings[] = {
     {Pivoting::kStatic, "static"},
     {Pivoting::kBunchKaufman, "bk"},
@@ -83,6 +90,7 @@ absl::string_view MethodName(Method m) { return NameOf(kMethods, m); }
 absl::string_view KrylovName(Krylov k) { return NameOf(kKrylovs, k); }
 absl::string_view OrderingName(Ordering o) { return NameOf(kOrderings, o); }
 absl::string_view PivotingName(Pivoting p) { return NameOf(kPivotings, p); }
+absl::string_view ScalingName(Scaling s) { return NameOf(kScalings, s); }
 absl::StatusOr<Method> ParseMethod(absl::string_view name) {
   return Parse(kMethods, "method", name);
 }

@@ -5,17 +5,17 @@
 // ComputeOrdering choice otherwise), symbolic level-of-fill (S4 §2.1) on
 // P A P^T, level sets of both triangles, supervariables (S4 §2.3). Reused
 // when only the values change.
-// Factorization (incomplete_numeric.h): optional column-norm scaling
-// (scaling = column_norm, S4 §3), IKJ on the pattern; for ic the factor is
-// IC(k) in LDL^T form (S4 eq. 1). Breakdown restarts on A + alpha diag(A),
-// reported in FactorReport.message and perturbed_pivots.
+// Factorization (incomplete_numeric.h): the IPM shifts (shift_first /
+// shift_rest / diagonal_shift) added to the diagonal, optional column-norm
+// scaling of the shifted matrix (scaling = column_norm, S4 §3), IKJ on the
+// pattern; for ic the factor is IC(k) in LDL^T form (S4 eq. 1). Breakdown
+// restarts on A + alpha diag(A), reported in FactorReport.message and
+// perturbed_pivots. The shifted matrix is the system: the Krylov method
+// solves A + shifts, preconditioned by the factor of A + shifts.
 // Solve (incomplete_preconditioner.h): PCG for ic, GMRES for ilu (Krylov
 // auto) with triangular solves trisolve = exact | jacobi | block_jacobi and
 // trisolve_sweeps sweeps (S4 eqs. 2-5); blocks of at most
 // trisolve_block_size (12 by default, S4 §3.3).
-// IPM shifts are refused (InvalidArgument), as by lu: these methods do not
-// apply them, and ignoring them would solve another system than the one
-// asked for.
 #include <memory>
 #include <span>
 #include <vector>
@@ -39,17 +39,20 @@ namespace {
 class IncompleteFactorization final : public Factorization {
  public:
   IncompleteFactorization(Method method, std::shared_ptr<const CsrMatrix> a,
+                          std::vector<double> shift,
                           std::shared_ptr<const CsrMatrix> full,
                           std::unique_ptr<IncompletePreconditioner> m,
                           FactorReport report)
       : method_(method),
         a_(std::move(a)),
+        shift_(std::move(shift)),
         full_(std::move(full)),
         m_(std::move(m)),
         report_(std::move(report)) {}
   const FactorReport& report() const override { return report_; }
   int64_t bytes() const override {
-    return (full_ != a_ ? full_->bytes() : 0) + m_->bytes();
+    return (full_ != a_ ? full_->bytes() : 0) + m_->bytes() +
+           static_cast<int64_t>(shift_.size() * sizeof(double));
   }
   absl::Status Solve(std::span<const double> b, std::span<double> x,
                      const SolveOptions& options, const ExecContext& ctx,
@@ -69,8 +72,8 @@ class IncompleteFactorization final : public Factorization {
       return absl::InvalidArgumentError(
           "ic/ilu are preconditioners and need a Krylov method");
     }
-    if (absl::Status s = SolvePreconditioned(*full_, *a_, {}, *m_, krylov, b, x,
-                                             options, ctx, report);
+    if (absl::Status s = SolvePreconditioned(*full_, *a_, shift_, *m_, krylov,
+                                             b, x, options, ctx, report);
         !s.ok()) {
       return s;
     }
@@ -81,10 +84,46 @@ class IncompleteFactorization final : public Factorization {
  private:
   Method method_;
   std::shared_ptr<const CsrMatrix> a_;
+  std::vector<double> shift_;  // ShiftVector of the options; empty: none
   std::shared_ptr<const CsrMatrix> full_;
   std::unique_ptr<IncompletePreconditioner> m_;
   FactorReport report_;
 };
+
+// P A P^T (`permuted`, perm[new] = old) with options.ShiftOf(perm[k]) added
+// to diagonal entry k, inserted where the matrix stores none: the pattern
+// of the factor always holds the diagonal.
+CsrMatrix WithShifts(const CsrMatrix& permuted,
+                     const std::vector<int32_t>& perm,
+                     const FactorOptions& options) {
+  CsrMatrix out;
+  out.rows = out.cols = permuted.rows;
+  out.structure = permuted.structure;
+  out.row_ptr.assign(1, 0);
+  out.col_idx.reserve(permuted.col_idx.size() + permuted.rows);
+  out.values.reserve(permuted.values.size() + permuted.rows);
+  for (int64_t k = 0; k < permuted.rows; ++k) {
+    const double shift = options.ShiftOf(perm[k]);
+    bool placed = false;
+    for (int64_t p = permuted.row_ptr[k]; p < permuted.row_ptr[k + 1]; ++p) {
+      const int32_t j = permuted.col_idx[p];
+      if (!placed && j >= k) {
+        placed = true;
+        out.col_idx.push_back(static_cast<int32_t>(k));
+        out.values.push_back(shift + (j == k ? permuted.values[p] : 0.0));
+        if (j == k) continue;
+      }
+      out.col_idx.push_back(j);
+      out.values.push_back(permuted.values[p]);
+    }
+    if (!placed) {
+      out.col_idx.push_back(static_cast<int32_t>(k));
+      out.values.push_back(shift);
+    }
+    out.row_ptr.push_back(static_cast<int64_t>(out.col_idx.size()));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -131,12 +170,6 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
         "FactorizeIncomplete needs an ic/ilu analysis of this matrix");
   }
   if (absl::Status s = ValidateIncompleteOptions(options); !s.ok()) return s;
-  if (options.HasShift()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("method ", MethodName(options.method),
-                     " does not apply diagonal shifts (use ldlt, block_ildlt, "
-                     "jacobi_ldlt, block_jacobi or jacobi)"));
-  }
   FactorReport report;
   report.analyze_s = analysis->analyze_s;
   Timer timer;
@@ -145,6 +178,9 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
           ? std::make_shared<const CsrMatrix>(ExpandSymmetric(*a))
           : a;
   CsrMatrix permuted = PermuteSymmetric(*full, pattern->perm());
+  if (options.HasShift()) {
+    permuted = WithShifts(permuted, pattern->perm(), options);
+  }
   std::vector<double> scale;
   if (options.scaling == Scaling::kColumnNorm) {  // S4 §3
     scale = ColumnNormScaling(permuted);
@@ -183,9 +219,10 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
   }
   report.factorize_s = timer.Seconds();
   report.factor_bytes = (full != a ? full->bytes() : 0) + (*m)->bytes();
+  const int64_t n = a->rows;
   return std::make_shared<IncompleteFactorization>(
-      options.method, std::move(a), std::move(full), *std::move(m),
-      std::move(report));
+      options.method, std::move(a), options.ShiftVector(n), std::move(full),
+      *std::move(m), std::move(report));
 }
 
 }  // namespace factord::internal

@@ -278,10 +278,6 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLu(
     return absl::InvalidArgumentError(
         "FactorizeLu needs a matrix and an analysis made by AnalyzeLu");
   }
-  if (options.HasShift()) {
-    return absl::InvalidArgumentError(
-        "method lu does not apply diagonal shifts (use ldlt)");
-  }
   absl::Status status = ValidateCsr(*a);
   if (!status.ok()) return status;
   if (a->rows != lu->n_ || PatternHash(*a) != lu->pattern_hash_) {

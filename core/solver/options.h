@@ -51,6 +51,7 @@ absl::string_view MethodName(Method m);
 absl::string_view KrylovName(Krylov k);
 absl::string_view OrderingName(Ordering o);
 absl::string_view PivotingName(Pivoting p);
+absl::string_view ScalingName(Scaling s);
 absl::StatusOr<Method> ParseMethod(absl::string_view name);
 absl::StatusOr<Krylov> ParseKrylov(absl::string_view name);
 absl::StatusOr<Ordering> ParseOrdering(absl::string_view name);
@@ -62,6 +63,12 @@ struct FactorOptions : LdltOptions,
                        IncompleteOptions {
   Method method = Method::kAuto;
   Ordering ordering = Ordering::kAuto;
+  // Symmetric scaling of the matrix factorized; kAuto is the method's own.
+  // What each method applies (ValidateFactorOptions refuses the others):
+  // ldlt Ruiz (auto), none or matching; block_ildlt and jacobi_ldlt Ruiz
+  // (auto) or none; ic and ilu none (auto) or column_norm; lu UMFPACK's
+  // own row scaling (auto) or none; none, jacobi and block_jacobi auto or
+  // none (a Jacobi preconditioner is invariant under diagonal scaling).
   Scaling scaling = Scaling::kAuto;
   Pivoting pivoting = Pivoting::kBunchKaufman;
   // Largest diagonal block (1..32, for warp kernels) of block_ildlt,
@@ -74,9 +81,11 @@ struct FactorOptions : LdltOptions,
   // IPM regularization without re-upload: shift_first is added to the first
   // shift_count diagonal entries, shift_rest to the others, and
   // diagonal_shift[i] (when not empty: n entries) to entry i on top. The
-  // shifted matrix is the system: it is factorized, its solves solve it and
-  // report its residuals (core/solver/residual.h); lu, ic and ilu refuse
-  // shifts.
+  // shifted matrix is the system: it is factorized (for the iterative
+  // methods: the preconditioner is built from it), its solves solve it and
+  // report its residuals (core/solver/residual.h). Every method applies
+  // them but none (no preconditioner) and lu (UMFPACK factorizes the matrix
+  // as uploaded), which refuse them.
   double shift_first = 0.0;
   double shift_rest = 0.0;
   int64_t shift_count = 0;
@@ -126,6 +135,12 @@ inline constexpr OptionField<FactorOptions> kSharedOptionFields[] = {
     {"pivot_threshold", &FactorOptions::pivot_threshold},
 };
 
+// The direct methods (ldlt, lu) take krylov auto or none (substitution and
+// iterative refinement), tolerance as the refinement's target, and leave
+// restart and idr_s (and, for ldlt, whose refinement stops when a step no
+// longer helps, max_iterations) at their defaults; lu caps its refinement
+// steps at min(max_iterations, 10). ValidateSolveOptions checks this for
+// the method of the factorization.
 struct SolveOptions {
   Krylov krylov = Krylov::kAuto;
   double tolerance = 1e-8;  // on ||b - Ax||_2 / ||b||_2, the true residual

@@ -1,9 +1,13 @@
 // One place for the options' ranges (validate_options.h). The ranges that
-// hold for every method come first, in the order of the proto's fields; a
-// family's own ranges follow for the method asked for.
+// hold for every method come first, in the order of the proto's fields;
+// then what the method asked for applies (its scalings, shifts) and its
+// family's own ranges. The solve options follow the same order.
 #include "core/solver/validate_options.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +19,93 @@ namespace {
 constexpr absl::string_view kFieldPayload = "factord.core/invalid_option";
 
 bool FiniteAtLeastZero(double v) { return v >= 0 && std::isfinite(v); }
+
+// The scalings `method` applies besides auto, its own default (options.h);
+// every one for kAuto, whose method is not chosen yet.
+std::vector<Scaling> ScalingsOf(Method method) {
+  switch (method) {
+    case Method::kAuto:
+      return {Scaling::kNone, Scaling::kRuiz, Scaling::kMatching,
+              Scaling::kColumnNorm};
+    case Method::kLdlt:
+      return {Scaling::kNone, Scaling::kRuiz, Scaling::kMatching};
+    case Method::kBlockIldlt:
+    case Method::kJacobiLdlt:
+      return {Scaling::kNone, Scaling::kRuiz};
+    case Method::kIc:
+    case Method::kIlu:
+      return {Scaling::kNone, Scaling::kColumnNorm};
+    default:  // none, jacobi, block_jacobi, lu
+      return {Scaling::kNone};
+  }
+}
+
+absl::Status CheckScalingApplies(const FactorOptions& o) {
+  const std::vector<Scaling> known = ScalingsOf(o.method);
+  if (o.scaling == Scaling::kAuto ||
+      std::find(known.begin(), known.end(), o.scaling) != known.end()) {
+    return absl::OkStatus();
+  }
+  std::string names = "auto";
+  for (Scaling s : known) absl::StrAppend(&names, ", ", ScalingName(s));
+  return InvalidOptionError(
+      "scaling",
+      absl::StrCat("= ", ScalingName(o.scaling), " is not applied by method ",
+                   MethodName(o.method), " (it takes ", names, ")"));
+}
+
+// Methods none and lu factorize the matrix as uploaded (or nothing).
+absl::Status CheckShiftsApply(const FactorOptions& o) {
+  if (o.method != Method::kNone && o.method != Method::kLu) {
+    return absl::OkStatus();
+  }
+  const char* field = o.shift_first != 0          ? "shift_first"
+                      : o.shift_rest != 0         ? "shift_rest"
+                      : !o.diagonal_shift.empty() ? "diagonal_shift"
+                                                  : nullptr;
+  if (field == nullptr) return absl::OkStatus();
+  return InvalidOptionError(
+      field, absl::StrCat(
+                 "is not applied by method ", MethodName(o.method),
+                 o.method == Method::kLu
+                     ? " (UMFPACK factorizes the matrix as uploaded; ldlt and "
+                       "ilu apply shifts)"
+                     : " (there is no preconditioner to shift)"));
+}
+
+bool IsDirect(Method method) {
+  return method == Method::kLdlt || method == Method::kLu;
+}
+
+// A Krylov-only option set to other than its default for a direct method.
+absl::Status CheckDirectSolveOptions(const SolveOptions& o, Method method) {
+  const SolveOptions defaults;
+  const absl::string_view name = MethodName(method);
+  if (o.krylov != Krylov::kAuto && o.krylov != Krylov::kNone) {
+    return InvalidOptionError(
+        "krylov", absl::StrCat("= ", KrylovName(o.krylov), ": method ", name,
+                               " solves directly (substitution and iterative "
+                               "refinement); krylov must be auto or none"));
+  }
+  if (o.restart != defaults.restart) {
+    return InvalidOptionError(
+        "restart", absl::StrCat("= ", o.restart, " is gmres's; method ", name,
+                                " solves directly"));
+  }
+  if (o.idr_s != defaults.idr_s) {
+    return InvalidOptionError(
+        "idr_s", absl::StrCat("= ", o.idr_s, " is idr's; method ", name,
+                              " solves directly"));
+  }
+  if (method == Method::kLdlt && o.max_iterations != defaults.max_iterations) {
+    return InvalidOptionError(
+        "max_iterations",
+        absl::StrCat("= ", o.max_iterations,
+                     ": method ldlt solves directly, its refinement stops "
+                     "when a step no longer helps; leave it unset"));
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -89,6 +180,8 @@ absl::Status ValidateFactorOptions(const FactorOptions& o, int64_t n) {
         "pivot_threshold",
         absl::StrCat("= ", o.pivot_threshold, " is outside (0, 0.5]"));
   }
+  if (absl::Status s = CheckScalingApplies(o); !s.ok()) return s;
+  if (absl::Status s = CheckShiftsApply(o); !s.ok()) return s;
   switch (o.method) {
     case Method::kBlockIldlt:
       return ValidateBlockIldltOptions(o);
@@ -149,7 +242,7 @@ absl::Status ValidateIncompleteOptions(const FactorOptions& o) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateSolveOptions(const SolveOptions& o) {
+absl::Status ValidateSolveOptions(const SolveOptions& o, Method method) {
   if (!(o.tolerance > 0) || !std::isfinite(o.tolerance)) {
     return InvalidOptionError(
         "tolerance",
@@ -166,6 +259,21 @@ absl::Status ValidateSolveOptions(const SolveOptions& o) {
   if (o.idr_s < 1) {
     return InvalidOptionError("idr_s",
                               absl::StrCat("= ", o.idr_s, " is below 1"));
+  }
+  if (method == Method::kAuto) return absl::OkStatus();
+  if (IsDirect(method)) return CheckDirectSolveOptions(o, method);
+  if (o.krylov == Krylov::kNone) {
+    return InvalidOptionError(
+        "krylov", absl::StrCat("= none: method ", MethodName(method),
+                               " is a preconditioner and needs a Krylov "
+                               "method (or auto)"));
+  }
+  if ((method == Method::kBlockIldlt || method == Method::kJacobiLdlt) &&
+      o.krylov == Krylov::kCg) {
+    return InvalidOptionError(
+        "krylov", absl::StrCat("= cg: method ", MethodName(method),
+                               " is an indefinite preconditioner; take "
+                               "sqmr (auto), gmres, idr or bicgstab"));
   }
   return absl::OkStatus();
 }

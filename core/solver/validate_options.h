@@ -24,9 +24,11 @@ absl::Status InvalidOptionError(absl::string_view field, absl::string_view why);
 std::optional<std::string> InvalidOptionField(const absl::Status& status);
 
 // The ranges every method accepts, then, when options.method is not kAuto,
-// those of the method's family (below). `n` (the matrix order, or -1 when
-// not known yet) bounds shift_count. Does not check diagonal_shift (the
-// Factorize facade checks its size against the matrix).
+// what the method applies (the scalings it knows, whether it takes shifts:
+// options.h) and the ranges of the method's family (below). `n` (the matrix
+// order, or -1 when not known yet) bounds shift_count. Does not check
+// diagonal_shift's size and values (the Factorize facade checks them
+// against the matrix).
 absl::Status ValidateFactorOptions(const FactorOptions& options,
                                    int64_t n = -1);
 
@@ -38,8 +40,14 @@ absl::Status ValidateJacobiLdltOptions(const JacobiLdltOptions& options);
 // ic and ilu: fill_level >= 0.
 absl::Status ValidateIncompleteOptions(const FactorOptions& options);
 
-// tolerance finite > 0, max_iterations >= 0, restart >= 1, idr_s >= 1.
-absl::Status ValidateSolveOptions(const SolveOptions& options);
+// tolerance finite > 0, max_iterations >= 0, restart >= 1, idr_s >= 1;
+// then, when `method` (that of the factorization solved with) is not
+// kAuto, what it applies: the direct methods (ldlt, lu) take krylov auto or
+// none and no Krylov-only option (options.h); the others need a Krylov
+// method, and block_ildlt and jacobi_ldlt (indefinite preconditioners) one
+// other than cg.
+absl::Status ValidateSolveOptions(const SolveOptions& options,
+                                  Method method = Method::kAuto);
 
 }  // namespace factord
 

@@ -21,13 +21,15 @@ or, step by step (an interior-point method's loop)::
         r.report.inertia, r.x
 
 Failures raise :class:`factord.Error` with the gRPC code and the server's
-reason (``"NOT_FOUND"``, ``"INVALID_OPTION"``, ...). docs/python.md has the
-whole API.
+reason (``"NOT_FOUND"``, ``"INVALID_OPTION"``, ...). Calls that fail in
+transit (a daemon restarting, a proxy's 502) are retried by default
+(:class:`factord.RetryPolicy`). docs/python.md has the whole API.
 """
 
 from ._client import MATRIX_ID_HEADER, Client, Shift, new_matrix_id
 from ._errors import ERROR_DOMAIN, Error
 from ._factorized import Factorized, SolveWarning, factorized
+from ._retry import RetryPolicy
 from ._types import (
     FactorReport,
     Inertia,
@@ -44,6 +46,7 @@ __all__ = [
     "factorized",
     "Factorized",
     "Error",
+    "RetryPolicy",
     "MatrixInfo",
     "FactorReport",
     "Inertia",

@@ -7,15 +7,20 @@ metadata header ``x-factord-matrix-id`` so that a mesh can route all
 requests for one matrix to the daemon that holds it; large arrays go in
 chunks under the server's message limit; many right-hand sides share one
 bidirectional Solve stream; replies are plain dataclasses; failures raise
-factord.Error with the server's reason.
+factord.Error with the server's reason. Calls that fail in transit are
+retried (RetryPolicy, _retry.py); an address where nothing listens fails
+at once.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import (
+    Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, TypeVar, Union,
+)
 
 import grpc
 import numpy as np
@@ -23,6 +28,8 @@ import numpy as np
 from . import _matrix
 from ._errors import Error, client_error, from_rpc_error
 from ._options import parse_value, set_fields
+from ._retry import RetryPolicy, backoff, never_reached_error, retried_in_transit
+from ._retry import with_server_details
 from ._types import FactorReport, MatrixInfo, ServerInfo, SolveReport, StepResult
 from ._wire.v1 import solver_pb2 as pb
 from ._wire.v1 import solver_pb2_grpc as pb_grpc
@@ -31,6 +38,16 @@ MATRIX_ID_HEADER = "x-factord-matrix-id"
 DEFAULT_SERVER = "127.0.0.1:50051"
 DEFAULT_MAX_CHUNK_BYTES = 1 << 20
 DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 64 << 20
+# Longest wait between two attempts to reconnect to a daemon that went away
+# (gRPC's backoff otherwise grows to minutes): retries see it soon after it
+# is back.
+RECONNECT_BACKOFF_MS = 1000
+# The gRPC health check every daemon serves: the probe of the connection.
+HEALTH_CHECK_METHOD = "/grpc.health.v1.Health/Check"
+# How long a watch of the channel's state waits for its first report.
+_STATE_REPORT_TIMEOUT_S = 1.0
+
+T = TypeVar("T")
 
 #: Shift of the diagonal at factorization: a scalar (added to every diagonal
 #: entry) or ``(first, rest, count)`` (``first`` on the first ``count``
@@ -59,11 +76,20 @@ class Client:
             ``server_name`` (the name to check the server's certificate
             against, when it differs from the address).
         timeout: deadline of every call in seconds (a Solve stream as a
-            whole); None: no deadline.
+            whole; each attempt of a retried call); None: no deadline.
         max_chunk_bytes: upper bound on the size of every request message;
             the smaller of it and the server's ``max_message_bytes``
             (ServerInfo, asked once) is used.
         max_receive_message_bytes: largest reply message accepted.
+        retry: the RetryPolicy of calls that failed in transit; None: the
+            default, up to 5 attempts, 0.1 s doubling to 2 s apart, within
+            15 s. ``RetryPolicy(max_attempts=1)``: no retry.
+
+    A first connection that fails (nothing listens at the address) fails
+    the call at once with UNAVAILABLE, a message naming the address and how
+    to start a daemon there, and the ErrorInfo metadata
+    ``first_connection="failed"``; retries are for a daemon that was
+    reached and went away (restarting).
 
     The client is thread-safe and may be used as a context manager
     (``close()`` on exit). Enum-valued arguments take lower-case names
@@ -79,14 +105,21 @@ class Client:
         *,
         max_chunk_bytes: int = DEFAULT_MAX_CHUNK_BYTES,
         max_receive_message_bytes: int = DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
+        retry: Optional[RetryPolicy] = None,
     ) -> None:
         self.address: str = address or os.environ.get("FACTORD_SERVER") or DEFAULT_SERVER
         self.token: Optional[str] = token if token is not None else os.environ.get("FACTORD_TOKEN")
         self.timeout = timeout
         self.max_chunk_bytes = int(max_chunk_bytes)
+        self.retry = RetryPolicy() if retry is None else retry
         options = [
             ("grpc.max_receive_message_length", int(max_receive_message_bytes)),
             ("grpc.max_send_message_length", -1),
+            ("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS),
+            ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS),
+            # Reconnecting re-resolves the target, which the DNS resolver
+            # otherwise allows only every 30 s.
+            ("grpc.dns_min_time_between_resolutions_ms", RECONNECT_BACKOFF_MS),
         ]
         credentials = _channel_credentials(tls, options)
         if credentials is None:
@@ -94,11 +127,16 @@ class Client:
         else:
             self._channel = grpc.secure_channel(self.address, credentials, options=options)
         self._stub = pb_grpc.SolverStub(self._channel)
+        # grpc.health.v1.Health/Check, bytes in and out (no generated code
+        # needed for an empty request whose reply is not read).
+        self._health = self._channel.unary_unary(HEALTH_CHECK_METHOD)
         self._lock = threading.Lock()
         self._server_max_message_bytes: Optional[int] = None
         # What this client uploaded, per ID: (structure, n, nnz, pattern
         # fingerprint), to send new values in the stored order.
         self._uploaded: Dict[str, Tuple[str, int, int, bytes]] = {}
+        self._reached = False  # the channel has been connected once
+        self._retries = 0
 
     # -- connection --------------------------------------------------------
 
@@ -114,6 +152,13 @@ class Client:
 
     def __repr__(self) -> str:
         return f"factord.Client({self.address!r})"
+
+    @property
+    def retries(self) -> int:
+        """Attempts beyond the first made by the retry policy, over all
+        calls."""
+        with self._lock:
+            return self._retries
 
     # -- matrices ----------------------------------------------------------
 
@@ -172,8 +217,21 @@ class Client:
             for chunk in _matrix.csr_chunks(m, budget):
                 yield pb.UploadRequest(csr=chunk)
 
-        reply = self._call(self._stub.UploadMatrix, requests(), matrix_id)
-        info = MatrixInfo.from_proto(reply)
+        def attempt(k: int) -> Any:
+            try:
+                return self._stub.UploadMatrix(
+                    requests(), timeout=self.timeout, metadata=self._metadata(matrix_id)
+                )
+            except grpc.RpcError as e:
+                # A repeat that finds the ID taken: the attempt that failed
+                # in transit got through (a replacing upload never
+                # conflicts).
+                if k > 1 and not replace and e.code() == grpc.StatusCode.ALREADY_EXISTS:
+                    return None
+                raise
+
+        reply = self._with_retries(attempt)
+        info = self.get(matrix_id) if reply is None else MatrixInfo.from_proto(reply)
         with self._lock:
             self._uploaded[matrix_id] = (info.structure, m.n, m.nnz, m.pattern_fingerprint())
         return info
@@ -220,7 +278,7 @@ class Client:
                 if offset >= values.size:
                     return
 
-        reply = self._call(self._stub.UpdateValues, requests(), id)
+        reply = self._call(self._stub.UpdateValues, requests, id)
         return MatrixInfo.from_proto(reply)
 
     def factorize(
@@ -311,10 +369,9 @@ class Client:
         rhs, columns = _right_hand_sides(b, "values")
         wire_options = pb.SolveOptions()
         set_fields(wire_options, solve_options, "options.")
-        k, n = columns.shape
-        results = _Solutions(k, n)
-        if k == 0:
-            x = results.x_like(rhs)
+        k_rhs, n = columns.shape
+        if k_rhs == 0:
+            x = _Solutions(k_rhs, n).x_like(rhs)
             return (x, []) if return_reports else x
         per_chunk = _matrix.payload_bytes(self._chunk_bytes(), len(id)) // _matrix.VALUE_BYTES
 
@@ -330,7 +387,8 @@ class Client:
                 request.values.extend(columns[index, offset:end].tolist())
                 yield request
 
-        try:
+        def attempt(k: int) -> _Solutions:
+            results = _Solutions(k_rhs, n)
             replies = self._stub.Solve(
                 requests(), timeout=self.timeout, metadata=self._metadata(id)
             )
@@ -338,8 +396,9 @@ class Client:
                 if not results.add(reply):
                     replies.cancel()
                     raise results.malformed(reply)
-        except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+            return results
+
+        results = self._with_retries(attempt)
         reports = results.reports()
         x = results.x_like(rhs)
         return (x, reports) if return_reports else x
@@ -424,7 +483,6 @@ class Client:
         k, n = columns.shape
         header.rhs_count = k
         per_chunk = _matrix.payload_bytes(self._chunk_bytes()) // _matrix.VALUE_BYTES
-        results = _Solutions(k, n)
 
         def requests() -> Iterator[pb.StepRequest]:
             yield request
@@ -445,8 +503,9 @@ class Client:
                 message.rhs.last = end == n
                 yield message
 
-        report: Optional[FactorReport] = None
-        try:
+        def attempt(_: int) -> Tuple[Optional[FactorReport], _Solutions]:
+            report: Optional[FactorReport] = None
+            results = _Solutions(k, n)
             replies = self._stub.Step(
                 requests(), timeout=self.timeout, metadata=self._metadata(id)
             )
@@ -456,8 +515,9 @@ class Client:
                 elif report is None or not results.add(reply.solution):
                     replies.cancel()
                     raise results.malformed(reply.solution)
-        except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+            return report, results
+
+        report, results = self._with_retries(attempt)
         if report is None:
             raise Error(
                 grpc.StatusCode.INTERNAL, "INTERNAL",
@@ -474,10 +534,24 @@ class Client:
         """Frees matrix ``id`` and its factors on the server; returns the
         bytes freed. Raises Error NOT_FOUND when nothing is held."""
         _check_id(id, "id")
-        reply = self._call(self._stub.Release, pb.ReleaseRequest(id=id), id)
+
+        def attempt(k: int) -> int:
+            try:
+                reply = self._stub.Release(
+                    pb.ReleaseRequest(id=id), timeout=self.timeout,
+                    metadata=self._metadata(id),
+                )
+            except grpc.RpcError as e:
+                # A repeat that finds nothing: the first attempt released it.
+                if k > 1 and e.code() == grpc.StatusCode.NOT_FOUND:
+                    return 0
+                raise
+            return int(reply.bytes_freed)
+
+        freed = self._with_retries(attempt)
         with self._lock:
             self._uploaded.pop(id, None)
-        return int(reply.bytes_freed)
+        return freed
 
     def get(self, id: str) -> MatrixInfo:
         """What the server holds about matrix ``id`` (its generation, whether
@@ -529,16 +603,117 @@ class Client:
         request: Any,
         matrix_id: Optional[str],
         timeout: Optional[float] = None,
+        retry: Optional[RetryPolicy] = None,
     ) -> Any:
-        """One unary or client-streaming call, errors as factord.Error."""
-        try:
-            return method(
-                request,
-                timeout=self.timeout if timeout is None else timeout,
+        """One unary or client-streaming call with the retry policy (the
+        client's unless ``retry`` is given), errors as factord.Error.
+        ``request`` is the request message, or a function that makes the
+        request iterator (called once per attempt)."""
+        timeout = self.timeout if timeout is None else timeout
+        return self._with_retries(
+            lambda _: method(
+                request() if callable(request) else request,
+                timeout=timeout,
                 metadata=self._metadata(matrix_id),
+            ),
+            retry,
+        )
+
+    def _with_retries(
+        self, attempt: Callable[[int], T], retry: Optional[RetryPolicy] = None
+    ) -> T:
+        """Runs ``attempt`` (given its number, from 1) until it returns,
+        fails in a way the retry policy (the client's unless ``retry`` is
+        given) does not retry, or the policy's attempts or time are spent;
+        grpc.RpcError becomes factord.Error."""
+        start = time.monotonic()
+        self._await_first_contact(None if self.timeout is None else start + self.timeout)
+        policy = self.retry if retry is None else retry
+        end = start + policy.total_timeout
+        k = 1
+        while True:
+            try:
+                return attempt(k)
+            except grpc.RpcError as e:
+                error = from_rpc_error(e)
+                if k >= max(1, policy.max_attempts) or not retried_in_transit(e):
+                    raise error from None
+                wait = backoff(policy, k, error.retry_delay)
+                if time.monotonic() + wait > end:
+                    raise error from None
+                time.sleep(wait)
+                # A daemon restarting: the next attempt waits for it.
+                if not self._await_connection(end):
+                    raise error from None
+            with self._lock:
+                self._retries += 1
+            k += 1
+
+    def _await_first_contact(self, deadline: Optional[float]) -> None:
+        """Returns once the channel has been connected (at once when it has
+        been before). Raises the error of never_reached_error when its first
+        connection fails, DEADLINE_EXCEEDED when neither happens by
+        ``deadline`` (time.monotonic(); None: no limit)."""
+        if self._reached:
+            return
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        # A health check that does not wait for the connection: it connects
+        # the channel, and fails at once when the connection fails.
+        failure = self._health_check(wait_for_ready=False, timeout=timeout)
+        if failure is not None and failure.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+            raise Error(
+                grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
+                f"no connection to {self.address} within the call's deadline",
+            )
+        # UNAVAILABLE without details is gRPC's when the connection failed,
+        # or a proxy's (502, 503) when it has no daemon: connected then.
+        if (failure is not None and failure.code() == grpc.StatusCode.UNAVAILABLE
+                and not with_server_details(failure)
+                and self._connectivity() != grpc.ChannelConnectivity.READY):
+            raise never_reached_error(self.address, failure.details() or "") from None
+        self._reached = True
+
+    def _await_connection(self, end: float) -> bool:
+        """Whether the channel is connected by ``end`` (time.monotonic()),
+        asking it to connect: a health check that waits for the connection
+        until then."""
+        failure = self._health_check(
+            wait_for_ready=True, timeout=max(0.0, end - time.monotonic())
+        )
+        return failure is None or failure.code() != grpc.StatusCode.DEADLINE_EXCEEDED
+
+    def _health_check(
+        self, wait_for_ready: bool, timeout: Optional[float]
+    ) -> Optional[grpc.RpcError]:
+        """The daemon's gRPC health check (grpc.health.v1, an empty request,
+        the reply's bytes unread): None when it answered OK, else the failed
+        call. Any answer means the channel is connected."""
+        try:
+            self._health(
+                b"", timeout=timeout, wait_for_ready=wait_for_ready,
+                metadata=self._metadata(None),
             )
         except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+            return e
+        return None
+
+    def _connectivity(self) -> Optional[grpc.ChannelConnectivity]:
+        """The channel's connectivity state now. Watched without asking the
+        channel to connect (the polling thread gRPC starts for a watch that
+        asks may outlive close() and fail on the closed channel)."""
+        known = threading.Event()
+        states: List[grpc.ChannelConnectivity] = []
+
+        def watch(state: grpc.ChannelConnectivity) -> None:
+            states.append(state)
+            known.set()
+
+        self._channel.subscribe(watch, try_to_connect=False)
+        try:
+            known.wait(_STATE_REPORT_TIMEOUT_S)
+        finally:
+            self._channel.unsubscribe(watch)
+        return states[0] if states else None
 
     def _chunk_bytes(self) -> int:
         """The request message budget: max_chunk_bytes, and no more than the

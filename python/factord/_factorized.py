@@ -17,6 +17,7 @@ import numpy as np
 from ._client import Client, Shift
 from ._errors import client_error
 from ._options import field_names, set_fields
+from ._retry import RetryPolicy
 from ._types import FactorReport, MatrixInfo, SolveReport
 from ._wire.v1 import solver_pb2 as pb
 
@@ -36,8 +37,11 @@ def _release(client: Client, matrix_id: str, close_client: bool) -> None:
     if client.timeout is not None:
         timeout = min(client.timeout, RELEASE_TIMEOUT_S)
     try:
+        # One attempt: this may run in a finalizer, which must not wait for
+        # a daemon that is gone.
         client._call(
-            client._stub.Release, pb.ReleaseRequest(id=matrix_id), matrix_id, timeout=timeout
+            client._stub.Release, pb.ReleaseRequest(id=matrix_id), matrix_id,
+            timeout=timeout, retry=RetryPolicy(max_attempts=1),
         )
     except Exception:  # already released, evicted, or the daemon is gone
         pass

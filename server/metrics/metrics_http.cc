@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "httplib.h"
+#include "server/address_in_use.h"
 
 namespace factord::server {
 
@@ -30,6 +31,13 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     host = host.substr(1, host.size() - 2);
   }
   auto impl = std::make_unique<Impl>();
+  // cpp-httplib's default sets SO_REUSEPORT, with which a second daemon
+  // would bind the same metrics port and share it; SO_REUSEADDR alone
+  // still rebinds a port left in TIME_WAIT.
+  impl->http.set_socket_options([](socket_t sock) {
+    const int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   // Scrapes are rare and cheap: two threads are plenty.
   impl->http.new_task_queue = [] { return new httplib::ThreadPool(2); };
   impl->http.Get("/metrics",
@@ -54,8 +62,11 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
           absl::StrCat("cannot bind the metrics port on ", host));
     }
   } else if (!impl->http.bind_to_port(host, port)) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot bind the metrics address ", listen));
+    return absl::UnavailableError(absl::StrCat(
+        "cannot bind the metrics address ", listen,
+        AddressInUse(listen) ? ": address in use (another factord or another "
+                               "program holds it)"
+                             : ""));
   }
   httplib::Server* http = &impl->http;
   impl->thread = std::thread([http] { http->listen_after_bind(); });

@@ -226,7 +226,8 @@ absl::StatusOr<FactorOptions> FactorOptionsFromProto(
   return out;
 }
 
-absl::StatusOr<SolveOptions> SolveOptionsFromProto(const pb::SolveOptions& in) {
+absl::StatusOr<SolveOptions> SolveOptionsFromProto(const pb::SolveOptions& in,
+                                                   Method method) {
   SolveOptions out;
   switch (in.krylov()) {
     case pb::KRYLOV_AUTO:
@@ -259,7 +260,7 @@ absl::StatusOr<SolveOptions> SolveOptionsFromProto(const pb::SolveOptions& in) {
   if (in.max_iterations() != 0) out.max_iterations = in.max_iterations();
   if (in.restart() != 0) out.restart = in.restart();
   if (in.idr_s() != 0) out.idr_s = in.idr_s();
-  if (absl::Status s = ValidateSolveOptions(out); !s.ok()) {
+  if (absl::Status s = ValidateSolveOptions(out, method); !s.ok()) {
     return InvalidOptionFromCore(std::move(s));
   }
   return out;

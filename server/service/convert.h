@@ -34,14 +34,19 @@ pb::Method MethodToProto(Method method);
 // The factorization options of a request: `method` and `options` as sent.
 // The enumerations are converted here by hand; the scalar fields by their
 // names through the core's option table (option_fields.h), so that adding
-// an option to a family's table needs no line here. The `deterministic`
-// flag is not a FactorOptions field (it belongs to the ExecContext): read it
-// from the message directly.
+// an option to a family's table needs no line here. `deterministic` has no
+// core counterpart: every backend is bitwise deterministic for a fixed
+// thread count (solver.proto), so the field changes nothing. The options
+// are checked (ValidateFactorOptions) for the method asked for; `auto` is
+// checked again for the method it resolves to, by the core.
 absl::StatusOr<FactorOptions> FactorOptionsFromProto(
     pb::Method method, const pb::FactorOptions& options);
 
+// The solve options of a request, checked (ValidateSolveOptions) for
+// `method`, the method of the factorization they solve with (kAuto: the
+// ranges only, when it is not known yet).
 absl::StatusOr<SolveOptions> SolveOptionsFromProto(
-    const pb::SolveOptions& options);
+    const pb::SolveOptions& options, Method method = Method::kAuto);
 
 // Fills everything of `reply` but timings.queue_s.
 void FactorReportToProto(const FactorReport& report, Method method,

@@ -1,8 +1,7 @@
-// The work of one Factorize request, run on a worker: check the options,
-// let the core resolve the method against the room in the cache
-// (ChooseMethod), finding each analysis in the analysis cache or computing
-// it, check the memory estimate against the cache budget, factorize, store
-// the result in the factor cache.
+// The work of one Factorize request, run on a worker: look the matrix up
+// (counted as a cache hit or miss), check its generation, and factorize it
+// in the request's context (cached_work.h: FactorizeEntry), observed in the
+// metrics.
 #ifndef FACTORD_SERVER_SERVICE_FACTORIZE_JOB_H_
 #define FACTORD_SERVER_SERVICE_FACTORIZE_JOB_H_
 
@@ -14,15 +13,10 @@
 #include "core/solver/options.h"
 #include "core/solver/report.h"
 #include "server/cache/factor_cache.h"
+#include "server/service/cached_work.h"
 #include "server/service/service_state.h"
 
 namespace factord::server {
-
-struct FactorizeOutcome {
-  CacheEntry entry;     // the entry after the factorization was stored
-  FactorReport report;  // with analysis_reused and analyze_s of this job
-  Method method = Method::kAuto;  // resolved
-};
 
 // `key` names the matrix within its tenant; `expected_generation` (0: no
 // check) the generation the caller expects it at. Errors, each with its

@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "core/matrix/validate.h"
 #include "server/error_reason.h"
+#include "server/service/cached_work.h"
 #include "server/service/convert.h"
-#include "server/service/request_opening.h"
 
 namespace factord::server {
 namespace {

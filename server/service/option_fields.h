@@ -17,7 +17,8 @@ namespace factord::server {
 
 // The fields of factord.v1.FactorOptions that convert.cc converts by hand:
 // the enumerations, whose wire numbers differ from the core's values, and
-// `deterministic`, which belongs to the ExecContext, not to FactorOptions.
+// `deterministic`, which has no FactorOptions member: every backend is
+// deterministic for a fixed thread count, whatever it says (solver.proto).
 inline constexpr std::string_view kHandConvertedFactorOptions[] = {
     "ordering", "pivoting", "trisolve", "scaling", "blocking", "deterministic",
 };

@@ -7,27 +7,6 @@
 
 namespace factord::server {
 
-absl::Status CheckMatrixId(absl::string_view id, absl::string_view field) {
-  if (id.empty()) {
-    return InvalidRequest(
-        field, "the request must name the matrix (an ID chosen by the client)");
-  }
-  if (id.size() > kMaxMatrixIdLength) {
-    return InvalidRequest(
-        field, absl::StrCat("matrix id of ", id.size(), " bytes, over ",
-                            kMaxMatrixIdLength));
-  }
-  for (size_t i = 0; i < id.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(id[i]);
-    if (c < 0x21 || c > 0x7e) {
-      return InvalidRequest(field, absl::StrCat("matrix id byte ", i, " (0x",
-                                                absl::Hex(c, absl::kZeroPad2),
-                                                ") is not printable ASCII"));
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<CacheEntry> LookupMatrix(const ServiceState& state,
                                         const MatrixKey& key) {
   absl::StatusOr<CacheEntry> entry = state.cache->Lookup(key);

@@ -12,16 +12,11 @@
 #include "absl/strings/string_view.h"
 #include "server/cache/factor_cache.h"
 #include "server/service/admission.h"
+#include "server/service/cached_work.h"
 #include "server/service/request_log.h"
 #include "server/service/service_state.h"
 
 namespace factord::server {
-
-inline constexpr size_t kMaxMatrixIdLength = 256;
-
-// INVALID_ARGUMENT (INVALID_REQUEST, BadRequest on `field`) when `id` is
-// empty, longer than kMaxMatrixIdLength or not printable ASCII.
-absl::Status CheckMatrixId(absl::string_view id, absl::string_view field);
 
 // The cache entry of `key`, counting a hit or a miss; NOT_FOUND.
 absl::StatusOr<CacheEntry> LookupMatrix(const ServiceState& state,

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/error_reason.h"
+#include "server/service/cached_work.h"
 #include "server/service/convert.h"
 #include "server/service/request_opening.h"
 #include "server/service/status_mapping.h"
@@ -97,28 +98,16 @@ absl::Status SolveReactor::Open(const v1::SolveRequest& request) {
   absl::StatusOr<CacheEntry> entry =
       OpenMatrix(*state_, *caller_, log_, request.id(), "id");
   if (!entry.ok()) return entry.status();
-  absl::StatusOr<SolveOptions> options =
-      SolveOptionsFromProto(request.options());
+  // Checked for the method of the factorization they will solve with.
+  absl::StatusOr<SolveOptions> options = SolveOptionsFromProto(
+      request.options(),
+      entry->factorization != nullptr ? entry->method : Method::kAuto);
   if (!options.ok()) return options.status();
   options_ = *options;
-  if (entry->factorization == nullptr) {
-    return WithReason(absl::FailedPreconditionError(absl::StrCat(
-                          "matrix '", request.id(),
-                          "' has not been factorized: call Factorize first")),
-                      v1::NOT_FACTORIZED);
-  }
-  if (absl::Status s = CheckGeneration(
-          request.id(), request.expected_generation(), entry->generation);
+  if (absl::Status s =
+          CheckSolvable(*entry, request.id(), request.expected_generation());
       !s.ok()) {
     return s;
-  }
-  if (entry->stale) {
-    return WithReason(
-        absl::FailedPreconditionError(absl::StrCat(
-            "the values of matrix '", request.id(),
-            "' changed (UpdateValues) since its factorization: call "
-            "Factorize again")),
-        v1::STALE_FACTOR);
   }
   entry_ = *std::move(entry);
   opened_ = true;

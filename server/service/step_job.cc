@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
+#include "core/solver/solver.h"
 #include "server/error_reason.h"
 #include "server/service/convert.h"
 #include "server/service/factorize_job.h"
@@ -50,8 +51,13 @@ absl::StatusOr<StepOutcome> RunStep(const ServiceState& state,
       FactorOptionsFromProto(header.method(), header.options());
   if (!options.ok()) return options.status();
   options->diagonal_shift = std::move(work.diagonal);
+  // Checked before anything changes, for the method `auto` picks by the
+  // matrix's class (its fallback to block_ildlt, past the memory budget, is
+  // the one choice made later: the solve itself refuses what that method
+  // cannot take).
   absl::StatusOr<SolveOptions> solve_options =
-      SolveOptionsFromProto(header.solve_options());
+      SolveOptionsFromProto(header.solve_options(),
+                            ResolveMethod(*work.entry.matrix, options->method));
   if (!solve_options.ok()) return solve_options.status();
 
   const MatrixKey key = caller.Key(header.id());

@@ -56,6 +56,19 @@ void test_factorize_options(void) {
   f.pivot_threshold = 0.7; /* outside (0, 0.5] */
   CHECK_STATUS(factord_factorize(h, "opts", &f, NULL),
                FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION");
+  /* Options the method does not apply, named in the message. */
+  factord_factorize_options_init(&f);
+  f.method = "ldlt";
+  f.scaling = "column_norm"; /* ic's and ilu's */
+  CHECK_STATUS(factord_factorize(h, "opts", &f, NULL),
+               FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION");
+  CHECK_MESSAGE_HAS("options.scaling");
+  factord_factorize_options_init(&f);
+  f.method = "lu";
+  f.shift_rest = 1e-8; /* lu factorizes the matrix as uploaded */
+  CHECK_STATUS(factord_factorize(h, "opts", &f, NULL),
+               FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION");
+  CHECK_MESSAGE_HAS("options.shift_rest");
   CHECK_STATUS(factord_factorize(h, "no-such-id", NULL, NULL),
                FACTORD_ERR_NOT_FOUND, "NOT_FOUND");
   CHECK_STATUS(factord_factorize(h, "no-such-id", NULL, diagonal),
@@ -137,6 +150,18 @@ void test_solve_and_step(void) {
     s.krylov = "bogus";
     CHECK_STATUS(factord_solve(h, "step", &s, 1, b, x),
                  FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION");
+    /* ldlt solves directly: no Krylov method, no iteration count. */
+    s.krylov = "cg";
+    CHECK_STATUS(factord_solve(h, "step", &s, 1, b, x),
+                 FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION");
+    CHECK_MESSAGE_HAS("options.krylov");
+    s.krylov = "none";
+    s.max_iterations = 20;
+    CHECK_STATUS(factord_solve(h, "step", &s, 1, b, x),
+                 FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION");
+    CHECK_MESSAGE_HAS("options.max_iterations");
+    s.max_iterations = 0;
+    CHECK_OK(factord_solve(h, "step", &s, 1, b, x));
   }
 
   /* One step: values tripled (caller order), two right-hand sides. */

@@ -111,6 +111,8 @@ static const named_test kTests[] = {
     {"values_and_generations", test_values_and_generations},
     {"factorize_options", test_factorize_options},
     {"solve_and_step", test_solve_and_step},
+    {"in_process", test_in_process},
+    {"size_threshold", test_size_threshold},
 };
 
 int main(int argc, char** argv) {

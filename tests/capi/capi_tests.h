@@ -16,5 +16,8 @@ void test_values_and_generations(void);
 /* capi_solve_test.c */
 void test_factorize_options(void);
 void test_solve_and_step(void);
+/* capi_in_process_test.c */
+void test_in_process(void);
+void test_size_threshold(void);
 
 #endif /* FACTORD_TESTS_CAPI_CAPI_TESTS_H_ */

@@ -1,12 +1,15 @@
 // The client's retry policy (ConnectOptions::retry, client/retry.h): which
 // failures are retried (in transit: UNAVAILABLE, and INTERNAL / UNKNOWN /
 // CANCELLED without factord's details; never a daemon's own answer), the
-// backoff, a retried upload that finds its own first attempt, a Release of
-// a matrix the daemon lost, and a daemon that goes away and comes back
-// while calls retry (then NOT_FOUND and the transparent re-upload). The
-// same policy behind HAProxy with a daemon killed: tests/fleet.
+// backoff, the defaults (on) and the total timeout, a retried upload that
+// finds its own first attempt, a Release of a matrix the daemon lost, a
+// daemon that goes away and comes back while calls retry (then NOT_FOUND
+// and the transparent re-upload), also with the default policy, and one
+// that stays away. The same policy behind HAProxy and nginx with a daemon
+// killed: tests/fleet.
 #include "client/retry.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -181,7 +184,7 @@ TEST_F(FlakyServerTest, UnavailableIsRetriedUpToMaxAttempts) {
   EXPECT_EQ(service_->info_calls(), 4);
 }
 
-TEST_F(FlakyServerTest, GivesUpAfterMaxAttemptsAndIsOffByDefault) {
+TEST_F(FlakyServerTest, GivesUpAfterMaxAttemptsAndOneAttemptIsNoRetry) {
   Start(/*failures=*/100);
   std::unique_ptr<Client> client = Connect(/*max_attempts=*/3);
   EXPECT_EQ(client->Info().status().code(), absl::StatusCode::kUnavailable);
@@ -191,6 +194,45 @@ TEST_F(FlakyServerTest, GivesUpAfterMaxAttemptsAndIsOffByDefault) {
   EXPECT_EQ(plain->Info().status().code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(plain->retries(), 0);
   EXPECT_EQ(service_->info_calls(), 4);
+}
+
+TEST_F(FlakyServerTest, RetriesAreOnByDefault) {
+  Start(/*failures=*/100);
+  const RetryPolicy defaults;
+  ASSERT_GT(defaults.max_attempts, 1);
+  auto client = Client::Connect("127.0.0.1:" + std::to_string(port_));
+  ASSERT_TRUE(client.ok()) << client.status();
+  const absl::Time start = absl::Now();
+  EXPECT_EQ((*client)->Info().status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ((*client)->retries(), defaults.max_attempts - 1);
+  EXPECT_EQ(service_->info_calls(), defaults.max_attempts);
+  // The backoffs in between, at least 80% of each (jitter).
+  absl::Duration waits;
+  absl::Duration wait = defaults.initial_backoff;
+  for (int k = 1; k < defaults.max_attempts; ++k) {
+    waits += std::min(wait, defaults.max_backoff);
+    wait *= defaults.backoff_multiplier;
+  }
+  EXPECT_GE(absl::Now() - start, waits * 0.8);
+  EXPECT_LT(absl::Now() - start, defaults.total_timeout);
+}
+
+TEST_F(FlakyServerTest, NoAttemptStartsAfterTheTotalTimeout) {
+  Start(/*failures=*/100);
+  ConnectOptions options;
+  options.retry.max_attempts = 100;
+  options.retry.initial_backoff = absl::Milliseconds(100);
+  options.retry.max_backoff = absl::Milliseconds(100);
+  options.retry.total_timeout = absl::Milliseconds(700);
+  auto client = Client::Connect("127.0.0.1:" + std::to_string(port_), options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  const absl::Time start = absl::Now();
+  EXPECT_EQ((*client)->Info().status().code(), absl::StatusCode::kUnavailable);
+  const absl::Duration elapsed = absl::Now() - start;
+  EXPECT_LE(elapsed, absl::Milliseconds(700) + absl::Milliseconds(300));
+  // About 700 / 100 attempts (+-20% jitter), far from 100.
+  EXPECT_GE(service_->info_calls(), 4);
+  EXPECT_LE(service_->info_calls(), 10);
 }
 
 TEST_F(FlakyServerTest, ARetriedUploadThatFindsItsOwnFirstAttemptAdoptsIt) {
@@ -272,6 +314,70 @@ TEST(RetryAndReupload, ADaemonGoneAndBackIsRetriedThenRestored) {
   // An ID it never uploaded stays NOT_FOUND.
   EXPECT_EQ((*client)->Release("never").status().code(),
             absl::StatusCode::kNotFound);
+}
+
+// With the default policy (nothing set but the re-upload): a daemon shut
+// down and started again on its port 2.5 s later, longer than all the
+// default backoffs together (1.5 s), while calls are made. They wait for it
+// (the retry window, 15 s) and succeed.
+TEST(RetryAndReupload, TheDefaultPolicyWaitsForARestartedDaemon) {
+  absl::StatusOr<CsrMatrix> a =
+      ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  a->structure = Structure::kSpdLower;
+  std::unique_ptr<server::Server> daemon = StartOn(0);
+  ASSERT_NE(daemon, nullptr);
+  const int port = daemon->port();
+  ConnectOptions options;
+  options.reupload_on_not_found = true;
+  auto client = Client::Connect("127.0.0.1:" + std::to_string(port), options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  ASSERT_TRUE((*client)->Upload(ArraysOf(*a), "kept").ok());
+
+  daemon->Shutdown(absl::Seconds(5));
+  daemon.reset();
+  const absl::Duration down = absl::Milliseconds(2500);
+  std::thread restart([&daemon, port, down] {
+    absl::SleepFor(down);
+    daemon = StartOn(port);
+  });
+  const absl::Time start = absl::Now();
+  absl::StatusOr<ServerInfo> info = (*client)->Info();
+  const absl::Duration waited = absl::Now() - start;
+  restart.join();
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_GE(waited, down * 0.9);
+  EXPECT_LT(waited, RetryPolicy().total_timeout);
+  EXPECT_GE((*client)->retries(), 1);
+  // The new daemon holds nothing: the factorization re-uploads first.
+  FactorizeOptions ldlt;
+  ldlt.method = "ldlt";
+  absl::StatusOr<FactorizeResult> factor = (*client)->Factorize("kept", ldlt);
+  ASSERT_TRUE(factor.ok()) << factor.status();
+  EXPECT_EQ((*client)->reuploads(), 1);
+  daemon->Shutdown(absl::Seconds(5));
+}
+
+// A daemon that was reached and stays away: a call fails UNAVAILABLE (not
+// the never-reached error) when the retry window ends.
+TEST(RetryAndReupload, ADaemonThatStaysAwayFailsTheCallAtTheWindowsEnd) {
+  std::unique_ptr<server::Server> daemon = StartOn(0);
+  ASSERT_NE(daemon, nullptr);
+  ConnectOptions options;
+  options.retry.total_timeout = absl::Seconds(1);
+  auto client =
+      Client::Connect("127.0.0.1:" + std::to_string(daemon->port()), options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  ASSERT_TRUE((*client)->Info().ok());
+  daemon->Shutdown(absl::Seconds(5));
+  daemon.reset();
+  const absl::Time start = absl::Now();
+  absl::Status status = (*client)->Info().status();
+  const absl::Duration waited = absl::Now() - start;
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+  EXPECT_FALSE(DaemonNeverReached(status)) << status;
+  EXPECT_GE(waited, absl::Milliseconds(900));
+  EXPECT_LT(waited, absl::Seconds(3));
 }
 
 }  // namespace

@@ -1,16 +1,28 @@
 # shellcheck shell=bash
-# Shared by tests/fleet/*.sh (sourced): daemons and HAProxy on free
+# Shared by tests/fleet/*.sh (sourced): daemons, HAProxy and nginx on free
 # loopback ports, each stopped by its PID when the script exits.
 # Sets ROOT, WORK (a temp dir, removed at the end unless FLEET_KEEP_WORK is
 # set), BUILD; gives
-# free_port, start_daemon, start_proxy, wait_servers_up, server_status,
-# stop_pid.
+# free_port, start_daemon, start_proxy, start_nginx, wait_listening,
+# wait_stopped, pending_bytes, wait_server, server_status, stop_pid,
+# json_field.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/factord-fleet.XXXXXX")"
 PIDS=()
+NGINX_PID=""
 fleet_cleanup() {
   local status=$? pid f
+  # nginx's master first, with SIGTERM: it stops its worker (a SIGKILL
+  # would leave the worker holding the port); the worker by its PID if
+  # the master does not end in 5 s.
+  if [ -n "$NGINX_PID" ] && kill -0 "$NGINX_PID" 2>/dev/null; then
+    kill -TERM "$NGINX_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$NGINX_PID" 2>/dev/null || break; sleep 0.1; done
+    for pid in $(pgrep -P "$NGINX_PID" 2>/dev/null || true); do
+      kill -KILL "$pid" 2>/dev/null || true
+    done
+  fi
   for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ "$status" -ne 0 ]; then
@@ -41,6 +53,11 @@ need_binary() {
 need_haproxy() {
   command -v haproxy >/dev/null 2>&1 ||
     fail "haproxy not found: Debian package haproxy (tests/fleet/install_tools.sh installs it)"
+}
+
+need_nginx() {
+  command -v nginx >/dev/null 2>&1 ||
+    fail "nginx not found: Debian package nginx-light (tests/fleet/install_tools.sh installs it)"
 }
 
 # A TCP port on 127.0.0.1 that was free a moment ago (not one handed out
@@ -101,6 +118,66 @@ start_proxy() {
   haproxy -db -f "$WORK/haproxy.cfg" >> "$WORK/haproxy.log" 2>&1 &
   PROXY_PID=$!
   PIDS+=("$PROXY_PID")
+}
+
+# start_nginx DAEMON...: nginx from tests/fleet/nginx.conf.template in
+# front of the named daemons, as its own instance (prefix, configuration,
+# logs and pid file in $WORK; the master in the foreground, our child);
+# sets PROXY (host:port) and PROXY_PID (the master's). Its error log is
+# $WORK/nginx.log, its access log $WORK/nginx-access.log.
+start_nginx() {
+  local servers="" name port user_line=""
+  for name in "$@"; do
+    port="${name}_PORT"
+    servers+="        server 127.0.0.1:${!port} max_fails=1 fail_timeout=10s;"$'\n'
+  done
+  PROXY="127.0.0.1:$(free_port)"
+  # As root the worker would run as nobody, which cannot enter $WORK.
+  [ "$(id -u)" -eq 0 ] && user_line="user root;"
+  mkdir -p "$WORK/nginx-temp"
+  SERVERS="$servers" awk -v work="$WORK" -v listen="$PROXY" -v user_line="$user_line" '
+    $0 == "@SERVERS@" { printf "%s", ENVIRON["SERVERS"]; next }
+    { gsub(/@WORK@/, work); gsub(/@LISTEN@/, listen); gsub(/@USER_LINE@/, user_line); print }' \
+    "$ROOT/tests/fleet/nginx.conf.template" > "$WORK/nginx.conf"
+  : > "$WORK/nginx.log"
+  nginx -t -q -p "$WORK" -e "$WORK/nginx.log" -c "$WORK/nginx.conf" ||
+    fail "nginx -t refused the rendered configuration: $(tail -n 3 "$WORK/nginx.log")"
+  nginx -p "$WORK" -e "$WORK/nginx.log" -c "$WORK/nginx.conf" -g "daemon off;" \
+    >> "$WORK/nginx.log" 2>&1 &
+  PROXY_PID=$!
+  NGINX_PID=$PROXY_PID
+  PIDS+=("$PROXY_PID")
+}
+
+# wait_listening HOST:PORT SECONDS: until something accepts connections
+# there (fails after SECONDS, or when the proxy exited).
+wait_listening() {
+  local start=$SECONDS
+  until (exec 3<>"/dev/tcp/${1%:*}/${1##*:}") 2>/dev/null; do
+    kill -0 "$PROXY_PID" 2>/dev/null || fail "the proxy exited at start"
+    [ $((SECONDS - start)) -lt "$2" ] || fail "nothing listens on $1 after $2 s"
+    sleep 0.1
+  done
+}
+
+# wait_stopped PID SECONDS: until every thread of PID is stopped (SIGSTOP).
+# A stop signal stops a process's threads one by one, as each is scheduled:
+# on a busy machine another thread may run on for a while (and a daemon
+# serve a request) after kill -STOP returned.
+wait_stopped() {
+  local start=$SECONDS
+  until awk '{ sub(/.*\) /, ""); if (substr($0, 1, 1) != "T") running = 1 }
+             END { exit running }' /proc/"$1"/task/*/stat 2>/dev/null; do
+    kill -0 "$1" 2>/dev/null || fail "process $1 ended instead of stopping"
+    [ $((SECONDS - start)) -lt "$2" ] || fail "process $1 did not stop within $2 s"
+    sleep 0.01
+  done
+}
+
+# pending_bytes PORT: bytes that arrived on connections to 127.0.0.1:PORT
+# and were not read yet (a stopped daemon's requests in hand), from ss.
+pending_bytes() {
+  ss -Htn state established "( sport = :$1 )" | awk '{ n += $1 } END { print n + 0 }'
 }
 
 # server_status N: HAProxy's view of factord-N (UP, DOWN, ...).

@@ -2,13 +2,16 @@
 # ctest tests labelled `fleet`; included from tests/CMakeLists.txt. Each runs
 # its own daemons and proxy on free loopback ports, bounded in time
 # (ctest -L fleet). docs/fleet.md describes them.
-#   fleet.install_tools  fixture: Debian haproxy (and curl, openssl, python3)
+#   fleet.install_tools  fixture: Debian haproxy, nginx-light (and curl,
+#                        openssl, python3, iproute2, procps)
 #   fleet.reload         SIGHUP reloads tokens and TLS files (factorctl)
 #   fleet.run            3 daemons + HAProxy: routing by matrix ID, a
 #                        SIGKILL and a SIGTERM under factord-load
-#   fleet.ipm_failover   3 daemons + HAProxy: factord-ipm on the bundled LP
-#                        forplan reaches its optimum when the daemon holding
-#                        its KKT matrix is SIGKILLed after iteration 5
+#   fleet.ipm_failover.haproxy, fleet.ipm_failover.nginx
+#                        3 daemons behind HAProxy or nginx: factord-ipm with
+#                        its default flags on the bundled LP forplan reaches
+#                        its optimum when the daemon holding its KKT matrix
+#                        is SIGKILLed with iteration 6's Step in hand
 if(TARGET factord AND TARGET factorctl AND TARGET factord-load)
   add_test(NAME fleet.install_tools
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/install_tools.sh)
@@ -26,10 +29,13 @@ if(TARGET factord AND TARGET factorctl AND TARGET factord-load)
   set_tests_properties(fleet.reload fleet.run PROPERTIES
     FIXTURES_REQUIRED fleet_tools LABELS fleet TIMEOUT 180 RUN_SERIAL TRUE)
   if(TARGET factord-ipm)
-    add_test(NAME fleet.ipm_failover
-      COMMAND ${CMAKE_CURRENT_LIST_DIR}/ipm_failover.sh ${CMAKE_BINARY_DIR})
-    # About 13 s; every wait in the script is bounded, the whole by 90 s.
-    set_tests_properties(fleet.ipm_failover PROPERTIES
-      FIXTURES_REQUIRED fleet_tools LABELS fleet TIMEOUT 90 RUN_SERIAL TRUE)
+    # About 5 s each; every wait in the script is bounded, the whole by 90 s.
+    foreach(proxy haproxy nginx)
+      add_test(NAME fleet.ipm_failover.${proxy}
+        COMMAND ${CMAKE_CURRENT_LIST_DIR}/ipm_failover.sh ${CMAKE_BINARY_DIR}
+          ${proxy})
+      set_tests_properties(fleet.ipm_failover.${proxy} PROPERTIES
+        FIXTURES_REQUIRED fleet_tools LABELS fleet TIMEOUT 90 RUN_SERIAL TRUE)
+    endforeach()
   endif()
 endif()

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Installs what tests/fleet needs, only what is missing (quick when all is
-# there): Debian packages haproxy (the proxy under test; the package's own
-# service is left alone, the tests run their own instance on free loopback
-# ports), curl, openssl and python3.
+# there): Debian packages haproxy and nginx-light (the proxies under test;
+# the packages' own services are left alone, the tests run their own
+# instances on free loopback ports), curl, openssl, python3, iproute2 (ss)
+# and procps (ps, pgrep). Waits for
+# another apt or dpkg to finish (scripts/apt_get_waiting.sh).
 set -euo pipefail
+source "$(dirname "$0")/../../scripts/apt_get_waiting.sh"
 packages=()
-for p in haproxy curl openssl python3; do
+for p in haproxy nginx-light curl openssl python3 iproute2 procps; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     packages+=("$p")
 done
 if [ ${#packages[@]} -gt 0 ]; then
   echo "fleet install_tools: installing ${packages[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+  apt_get_waiting update -qq
+  apt_get_waiting install -y -qq --no-install-recommends "${packages[@]}"
 fi
 haproxy -v | sed -n 1p  # sed reads all: no SIGPIPE under pipefail
+nginx -v 2>&1

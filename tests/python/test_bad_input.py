@@ -126,3 +126,30 @@ def test_deadline_exceeded(daemon) -> None:
     a = poisson2d(150)
     with factord.Client(daemon.address, timeout=1e-4) as c:
         raises("DEADLINE_EXCEEDED", grpc.StatusCode.DEADLINE_EXCEEDED, lambda: c.upload(a))
+
+
+def test_options_the_method_does_not_apply_are_refused(client: factord.Client) -> None:
+    a = poisson2d(6)
+    info = client.upload(a, structure="spd")
+    try:
+        for options, field in [
+            ({"method": "ldlt", "scaling": "column_norm"}, "options.scaling"),
+            ({"method": "ic", "scaling": "ruiz"}, "options.scaling"),
+            ({"method": "lu", "shift_rest": 1e-8}, "options.shift_rest"),
+        ]:
+            e = raises("INVALID_OPTION", INVALID,
+                       lambda: client.factorize(info.id, **options))
+            assert e.field_violations[0][0] == field, (options, e)
+        client.factorize(info.id, method="ldlt")
+        b = np.ones(a.shape[0])
+        for options, field in [
+            ({"krylov": "cg"}, "options.krylov"),
+            ({"max_iterations": 20}, "options.max_iterations"),
+        ]:
+            e = raises("INVALID_OPTION", INVALID,
+                       lambda: client.solve(info.id, b, **options))
+            assert e.field_violations[0][0] == field, (options, e)
+        x = client.solve(info.id, b, krylov="none")
+        assert np.linalg.norm(b - a @ x) <= 1e-10 * np.linalg.norm(b)
+    finally:
+        release_quietly(client, info.id)

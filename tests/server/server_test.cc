@@ -1,5 +1,6 @@
-// The Server object: start-up checks, shutdown, and resident memory after
-// many rejected uploads (no memory kept from a refused stream).
+// The Server object: start-up checks (a taken address among them),
+// shutdown, and resident memory after many rejected uploads (no memory kept
+// from a refused stream).
 #include "server/server.h"
 
 #include <unistd.h>
@@ -54,6 +55,45 @@ TEST(ServerStart, PortsAreReportedAndMetricsCanBeDisabled) {
   (*server)->Shutdown(absl::Seconds(1));
   (*server)->Shutdown(absl::Seconds(1));  // idempotent
   (*server)->Wait();
+}
+
+// A second server on the address of a running one does not start (gRPC's
+// default SO_REUSEPORT would let both listen on the port) and says why,
+// for the gRPC port and for the /metrics port; the first serves on.
+TEST(ServerStart, ASecondServerOnATakenAddressFailsAndTheFirstServes) {
+  auto first = Server::Start(TestConfig());
+  ASSERT_TRUE(first.ok()) << first.status();
+  const std::string grpc_address =
+      "127.0.0.1:" + std::to_string((*first)->port());
+  const std::string metrics_address =
+      "127.0.0.1:" + std::to_string((*first)->metrics_port());
+
+  ServerConfig same_grpc = TestConfig();
+  same_grpc.listen = grpc_address;
+  absl::Status s = Server::Start(same_grpc).status();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("address in use"), std::string::npos) << s;
+  EXPECT_NE(s.message().find(grpc_address), std::string::npos) << s;
+
+  ServerConfig same_metrics = TestConfig();
+  same_metrics.metrics_listen = metrics_address;
+  s = Server::Start(same_metrics).status();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("address in use"), std::string::npos) << s;
+  EXPECT_NE(s.message().find(metrics_address), std::string::npos) << s;
+
+  auto stub = v1::Solver::NewStub(
+      grpc::CreateChannel(grpc_address, grpc::InsecureChannelCredentials()));
+  for (int i = 0; i < 4; ++i) {  // new connections, all to the first
+    grpc::ClientContext ctx;
+    v1::ServerInfoReply info;
+    EXPECT_TRUE(stub->ServerInfo(&ctx, {}, &info).ok());
+  }
+  httplib::Client metrics("127.0.0.1", (*first)->metrics_port());
+  auto scrape = metrics.Get("/metrics");
+  ASSERT_TRUE(scrape);
+  EXPECT_EQ(scrape->status, 200);
+  (*first)->Shutdown(absl::Seconds(1));
 }
 
 TEST(ServerShutdown, ReadyTurns503AndNewRequestsAreServedDuringDrainDelay) {

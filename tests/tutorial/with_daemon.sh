@@ -4,6 +4,7 @@
 # "serving gRPC on port N"), runs PROGRAM with FACTORD_SERVER set to it,
 # stops the daemon by its PID (SIGTERM: drain and exit) and exits with
 # PROGRAM's status. The daemon's log is printed when PROGRAM fails.
+# FACTORD_LOCAL_BELOW=0: the C API sends even small systems to the daemon.
 set -euo pipefail
 daemon="$1"
 shift
@@ -39,7 +40,7 @@ if [ -z "$port" ]; then
   exit 1
 fi
 status=0
-FACTORD_SERVER="127.0.0.1:$port" "$@" || status=$?
+FACTORD_SERVER="127.0.0.1:$port" FACTORD_LOCAL_BELOW=0 "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- factord log" >&2
   cat "$log" >&2

@@ -170,14 +170,21 @@ typedef struct factord_connect_options {
   int64_t rpc_timeout_ms;
   /* How long factord_connect waits for the daemon. > 0: that long, then
    * FACTORD_ERR_UNAVAILABLE. 0: connect lazily on the first call (and fail
-   * then). < 0: $FACTORD_CONNECT_TIMEOUT (seconds) if set, else 10 s. */
+   * then). < 0: $FACTORD_CONNECT_TIMEOUT (seconds) if set, else 10 s.
+   * Either way, a daemon that cannot be reached at all on the first
+   * contact (connection refused: nothing listens there) fails at once,
+   * UNAVAILABLE with a message that names the address and how to start a
+   * daemon, or to work in process (FACTORD_SERVER=local). */
   int64_t connect_timeout_ms;
-  /* When a call fails with UNAVAILABLE (daemon unreachable, restarting or
-   * draining), retry it, waiting 50 ms doubling to 1 s between tries (or
-   * the daemon's RetryInfo delay), for up to this long in total.
+  /* When a call to a daemon that was reached fails in transit
+   * (UNAVAILABLE: the daemon restarting or draining, the connection lost;
+   * or an error a proxy made on the way), retry it, waiting 50 ms doubling
+   * to 1 s between tries (or the daemon's RetryInfo delay, and while the
+   * daemon is down, until it is back), for up to this long in total.
    * 0: no retry. < 0: the connect timeout as resolved above (10 s by
-   * default). Retries are safe: a call that failed UNAVAILABLE did nothing,
-   * and updates with an expected generation are applied at most once.
+   * default). Retries are safe: a call that failed in transit did
+   * nothing, or did what its repetition does again (uploads name their
+   * ID, updates with an expected generation are applied at most once).
    * (The connection itself tries to reconnect to a daemon that went away
    * at least once a second.) */
   int64_t unavailable_retry_ms;
@@ -200,14 +207,32 @@ typedef struct factord_connect_options {
 FACTORD_C_EXPORT void factord_connect_options_init(
     factord_connect_options* options);
 
-/* Connects to `address` ("host:port" or any gRPC target such as
- * "dns:///factord.example:50051"); NULL or "": $FACTORD_SERVER, else
- * "127.0.0.1:50051". `options` NULL: the defaults of
- * factord_connect_options_init. On success *handle is a new handle, to be
- * closed with factord_disconnect; on failure *handle is set to NULL.
- * Errors: INVALID_ARGUMENT (handle NULL; a TLS file that cannot be read,
- * reason INVALID_OPTION), UNAVAILABLE (the daemon did not answer within the
- * connect timeout). */
+/* Opens a handle on which the calls below run, in this process or on a
+ * daemon (docs/in_process.md):
+ *   - `address` "local": factord's core runs in the calling process (the
+ *     in-process solver), with the daemon's semantics, option names and
+ *     reports, and no daemon or network at all;
+ *   - `address` "host:port" or any gRPC target such as
+ *     "dns:///factord.example:50051": that daemon; matrices of order
+ *     n < $FACTORD_LOCAL_BELOW (default 5000; 0: none) still run in process,
+ *     where a round trip would cost more than the work it moves
+ *     (factord_matrix_location says where each one is);
+ *   - NULL or "": $FACTORD_SERVER as `address`; when that is unset too, in
+ *     process.
+ * In process, $FACTORD_THREADS (default 1) is the core's own threads per
+ * call and $FACTORD_CACHE_BYTES (default 8 GiB) the bytes of matrices and
+ * factors held (LRU). The in-process solver never changes the process'
+ * state: no signal handlers, and the BLAS library's thread count is the one
+ * the program set (OPENBLAS_NUM_THREADS); with FACTORD_THREADS > 1 set
+ * OPENBLAS_NUM_THREADS=1 to avoid oversubscribing the cores. A client-only
+ * build of this library has no in-process solver: "local" is then
+ * UNIMPLEMENTED, and no configured server means "127.0.0.1:50051".
+ * `options` NULL: the defaults of factord_connect_options_init (they apply
+ * to a daemon). On success *handle is a new handle, to be closed with
+ * factord_disconnect; on failure *handle is set to NULL. Errors:
+ * INVALID_ARGUMENT (handle NULL; a TLS file that cannot be read or a bad
+ * environment value, reason INVALID_OPTION), UNAVAILABLE (the daemon did
+ * not answer within the connect timeout), UNIMPLEMENTED (see above). */
 FACTORD_C_EXPORT factord_status
 factord_connect(const char* address, const factord_connect_options* options,
                 factord_handle** handle);
@@ -217,6 +242,16 @@ factord_connect(const char* address, const factord_connect_options* options,
  * needed). `handle` may be NULL. No call on the handle may be in flight or
  * follow. Always FACTORD_OK. */
 FACTORD_C_EXPORT factord_status factord_disconnect(factord_handle* handle);
+
+/* Where matrix `id` is held and factorized by this handle: "local" (in
+ * this process) or the daemon's address; for `id` NULL or "", where an ID
+ * this handle did not upload is looked for. Written into `buffer` as
+ * factord_last_error_copy writes (size bytes, NUL-terminated when size > 0;
+ * buffer may be NULL when size is 0); returns the length of the whole text.
+ * "" (0) for a NULL handle. */
+FACTORD_C_EXPORT size_t factord_matrix_location(factord_handle* handle,
+                                                const char* id, char* buffer,
+                                                size_t size);
 
 /* ------------------------------------------------------------------------
  * Matrices
@@ -351,17 +386,24 @@ typedef struct factord_factorize_options {
   const char* method;
   const char* ordering; /* auto | natural | amd | metis | rcm | gmc */
   const char* pivoting; /* bunch_kaufman (bk) | static | rook */
-  const char* scaling;  /* auto | none | ruiz | matching | column_norm */
+  /* auto | none | ruiz | matching | column_norm. A method takes auto, none
+   * and its own (ruiz: ldlt, block_ildlt, jacobi_ldlt; matching: ldlt;
+   * column_norm: ic, ilu); another is refused with reason INVALID_OPTION. */
+  const char* scaling;
   /* Threshold u of the 1x1/2x2 pivot test |l_ij| <= 1/u, in (0, 0.5], for
    * ldlt, block_ildlt and jacobi_ldlt; 0: the daemon's 0.01. Raise it for a
    * more accurate factorization (more 2x2 pivots and delays). */
   double pivot_threshold;
   /* Interior-point regularization without re-upload: shift_first is added
-   * to the first shift_count diagonal entries, shift_rest to the others. */
+   * to the first shift_count diagonal entries, shift_rest to the others, in
+   * the matrix factorized (not in the system solved). Methods none and lu
+   * refuse shifts (reason INVALID_OPTION). */
   double shift_first;
   double shift_rest;
   int64_t shift_count;
-  int deterministic; /* non-zero: bitwise reproducible on the daemon */
+  /* No effect: the daemon is always bitwise reproducible for a fixed
+   * thread count (same input, options and --threads, same bits). */
+  int deterministic;
   /* Factorize only if the matrix is at this generation (0: no check);
    * with factord_step: the generation before the new values. */
   uint64_t expected_generation;
@@ -373,10 +415,14 @@ FACTORD_C_EXPORT void factord_factorize_options_init(
 
 typedef struct factord_solve_options {
   /* auto | none | cg | gmres | sqmr | idr | bicgstab; NULL or "": auto
-   * (the direct solve with iterative refinement for ldlt and lu). */
+   * (the direct solve with iterative refinement for ldlt and lu, which
+   * refuse any other: reason INVALID_OPTION). */
   const char* krylov;
-  double tolerance;   /* relative residual; 0: 1e-8 */
-  int max_iterations; /* 0: 1000 */
+  double tolerance; /* relative residual; 0: 1e-8 */
+  /* 0: 1000. Krylov iterations; lu's refinement steps (at most 10); ldlt
+   * takes only the default (its refinement stops when a step no longer
+   * helps). */
+  int max_iterations;
   /* Solve only with a factorization of this generation (0: no check). */
   uint64_t expected_generation;
 } factord_solve_options;

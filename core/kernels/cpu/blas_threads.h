@@ -11,7 +11,15 @@ namespace factord::kernels::cpu {
 
 // Sets OpenBLAS to one thread, once per process (openblas_set_num_threads).
 // Called by every cpu kernel family that calls BLAS before its first call.
+// Does nothing after KeepHostBlasThreads.
 void UseSingleThreadedBlas();
+
+// Leaves the BLAS library's process-wide thread count as the host program
+// set it, for the core embedded in another program (the in-process solver,
+// local/), which must not change the host's state. Call it before the
+// first factorization. Each BLAS call of a chunk then runs on the host's
+// BLAS threads.
+void KeepHostBlasThreads();
 
 }  // namespace factord::kernels::cpu
 

@@ -225,6 +225,11 @@ TEST(ArgsTest, OptionFlagsByNameGoIntoTheNamedOptions) {
                                    0, std::string(flag).find('='))));
   }
   EXPECT_THAT(HelpText("x:1"), HasSubstr("--pivot_threshold U"));
+  // The server is deterministic whatever --deterministic says: the help
+  // must not promise a mode the flag does not select.
+  EXPECT_THAT(
+      HelpText("x:1"),
+      HasSubstr("no effect: the server is always bitwise reproducible"));
 }
 
 TEST(ArgsTest, ScalingAndBlockingFlags) {

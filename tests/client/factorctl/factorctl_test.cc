@@ -451,6 +451,27 @@ TEST_F(FactorctlTest, BlockIldltBlockingReachesTheDaemon) {
   EXPECT_LT(blocks["br"], blocks["rb"]);
 }
 
+// An option the method does not apply is refused by the daemon: exit 1,
+// INVALID_OPTION naming it, whether a factorization or a solve option.
+TEST_F(FactorctlTest, OptionsTheMethodDoesNotApplyAreRefused) {
+  const std::string matrix = testing::TestDataPath("494_bus.mtx");
+  for (const auto& [flags, field] :
+       {std::pair<std::string, std::string>{"--method=ldlt "
+                                            "--scaling=column_norm",
+                                            "options.scaling"},
+        {"--method=ldlt --krylov=cg", "options.krylov"},
+        {"--method=ldlt --max_iterations=20", "options.max_iterations"}}) {
+    Invocation run =
+        Factorctl("--json run " + matrix + " " + flags + " " + Server());
+    EXPECT_EQ(run.exit_code, 1) << flags << ": " << run.err;
+    Json j = ParseJson(run);
+    EXPECT_EQ(j["code"].text, "INVALID_ARGUMENT") << flags;
+    EXPECT_EQ(j["reason"].text, "INVALID_OPTION") << flags;
+    EXPECT_NE(j["message"].text.find(field), std::string::npos)
+        << flags << ": " << j["message"].text;
+  }
+}
+
 TEST_F(FactorctlTest, ReplaceAndExpectedGeneration) {
   const std::string matrix = testing::TestDataPath("494_bus.mtx");
   Invocation up = Factorctl("--json upload " + matrix + " --id=g " + Server());

@@ -2,7 +2,7 @@
 // matrix is the exact Cholesky (PCG converges at once), level-of-fill on an
 // arrow matrix, the Jacobi triangular solves with many sweeps behave like
 // the exact ones, PCG on 494_bus with exact, Jacobi and block-Jacobi solves,
-// column-norm scaling, breakdown, cancellation.
+// column-norm scaling, IPM shifts, breakdown, cancellation.
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/base/cancellation.h"
 #include "core/matrix/matrix_market.h"
+#include "core/solver/residual.h"
 #include "core/solver/solver.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
@@ -21,6 +22,7 @@ struct Solved {
   absl::Status status;
   FactorReport factor;
   SolveReport solve;
+  std::vector<double> x;
 };
 
 Solved RunIncomplete(std::shared_ptr<const CsrMatrix> a,
@@ -43,6 +45,7 @@ Solved RunIncomplete(std::shared_ptr<const CsrMatrix> a,
   solve.tolerance = 1e-6;
   solve.max_iterations = max_iterations;
   out.status = (*factorization)->Solve(b, x, solve, ctx, &out.solve);
+  out.x = std::move(x);
   return out;
 }
 
@@ -230,30 +233,6 @@ TEST(IncompleteMethodTest, ZeroSweepsIsTheInitialGuessOnly) {
             absl::StatusCode::kInvalidArgument);
 }
 
-// ic and ilu do not apply IPM shifts: a factorization asked for with them
-// is refused rather than solving the unshifted system.
-TEST(IncompleteMethodTest, ShiftsAreRefused) {
-  auto read = ReadMatrixMarket(testing::TestDataPath("494_bus.mtx"));
-  ASSERT_TRUE(read.ok()) << read.status();
-  auto a = std::make_shared<const CsrMatrix>(*std::move(read));
-  for (Method method : {Method::kIc, Method::kIlu}) {
-    for (int kind = 0; kind < 2; ++kind) {
-      FactorOptions options;
-      options.method = method;
-      if (kind == 0) {
-        options.shift_rest = 1e-8;
-      } else {
-        options.diagonal_shift.assign(a->rows, 0.0);
-      }
-      const Solved out = RunIncomplete(a, options);
-      EXPECT_EQ(out.status.code(), absl::StatusCode::kInvalidArgument)
-          << MethodName(method) << " " << kind;
-      EXPECT_NE(out.status.message().find("shifts"), std::string::npos)
-          << out.status;
-    }
-  }
-}
-
 TEST(IncompleteMethodTest, CancelledBeforeAnalysisAndFactorization) {
   auto a = Tridiagonal(10);
   Cancellation cancellation;
@@ -277,6 +256,80 @@ TEST(IncompleteMethodTest, BreakdownIsShiftedAndReported) {
   ASSERT_TRUE(s.status.ok()) << s.status;
   EXPECT_NE(s.factor.message.find("diag(A)"), std::string::npos);
   EXPECT_EQ(s.solve.status, SolveStatus::kConverged);
+}
+
+// The shifted matrix is the system: IC(0) / ILU(0) of the tridiagonal
+// A + 4 I is its exact factor (no fill), so the Krylov method, which solves
+// A + 4 I, converges at once, and the residual reported is that of A + 4 I;
+// x misses A's own solution by far.
+TEST(IncompleteMethodTest, ShiftsChangeTheSystem) {
+  for (Method method : {Method::kIc, Method::kIlu}) {
+    auto a = Tridiagonal(50);
+    if (method == Method::kIlu) {
+      auto general = std::make_shared<CsrMatrix>(ExpandSymmetric(*a));
+      a = general;
+    }
+    FactorOptions options = Ic(0);
+    options.method = method;
+    options.shift_rest = 4;
+    Solved shifted = RunIncomplete(a, options);
+    ASSERT_TRUE(shifted.status.ok()) << shifted.status;
+    EXPECT_LE(shifted.solve.iterations, 1) << MethodName(method);
+    EXPECT_EQ(shifted.solve.status, SolveStatus::kConverged);
+    const std::vector<double> b(a->rows, 1.0);
+    const ResidualNorms of_shifted =
+        ComputeResidualNorms(*a, options.ShiftVector(a->rows), b, shifted.x);
+    EXPECT_EQ(shifted.solve.relative_residual, of_shifted.relative_residual);
+    EXPECT_LE(of_shifted.relative_residual, 1e-6);
+    EXPECT_GT(ComputeResidualNorms(*a, b, shifted.x).relative_residual, 0.1);
+    // The same shift as a per-entry diagonal: the same factor and system.
+    options.shift_rest = 0;
+    options.diagonal_shift.assign(50, 4.0);
+    Solved diagonal = RunIncomplete(a, options);
+    ASSERT_TRUE(diagonal.status.ok()) << diagonal.status;
+    EXPECT_EQ(diagonal.solve.iterations, shifted.solve.iterations);
+    EXPECT_EQ(diagonal.solve.relative_residual,
+              shifted.solve.relative_residual);
+  }
+}
+
+// Factorizes only (the matrix is indefinite; no solve).
+absl::StatusOr<FactorReport> FactorOnly(std::shared_ptr<const CsrMatrix> a,
+                                        const FactorOptions& options) {
+  auto analysis = Analyze(*a, options, ExecContext());
+  if (!analysis.ok()) return analysis.status();
+  auto factorization = Factorize(a, *analysis, options, ExecContext());
+  if (!factorization.ok()) return factorization.status();
+  return (*factorization)->report();
+}
+
+// A shift lands on the entry it names, wherever the ordering puts it: the
+// arrow matrix with a zero hub (row 0) breaks IC(0) down at the hub, which
+// RCM numbers last; a shift of the hub alone (by diagonal_shift, or as
+// shift_first on the first shift_count = 1 entries) makes its pivot
+// positive.
+TEST(IncompleteMethodTest, ShiftsReachTheEntryTheyNameThroughTheOrdering) {
+  const int n = 6;
+  auto hub_zero = std::make_shared<CsrMatrix>(*Arrow(n));
+  hub_zero->values[0] = 0.0;  // (0, 0)
+  hub_zero->structure = Structure::kSymmetricLower;
+  absl::StatusOr<FactorReport> plain = FactorOnly(hub_zero, Ic(0));
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_NE(plain->message.find("broke down"), std::string::npos)
+      << plain->message;
+
+  FactorOptions by_vector = Ic(0);
+  by_vector.diagonal_shift.assign(n, 0.0);
+  by_vector.diagonal_shift[0] = 2.0 * n;
+  FactorOptions by_count = Ic(0);
+  by_count.shift_first = 2.0 * n;
+  by_count.shift_count = 1;
+  for (const FactorOptions& options : {by_vector, by_count}) {
+    absl::StatusOr<FactorReport> shifted = FactorOnly(hub_zero, options);
+    ASSERT_TRUE(shifted.ok()) << shifted.status();
+    EXPECT_EQ(shifted->perturbed_pivots, 0);
+    EXPECT_EQ(shifted->message, "");
+  }
 }
 
 TEST(IncompleteMethodTest, IcRefusesUnsymmetric) {

@@ -14,6 +14,7 @@
 #include "core/matrix/matrix_market.h"
 #include "core/solver/residual.h"
 #include "core/solver/solver.h"
+#include "core/solver/validate_options.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
@@ -192,11 +193,12 @@ TEST(LuMethod, RejectsBadUse) {
   other->col_idx[1] = 2;
   EXPECT_EQ(Factorize(other, *analysis, options, ctx).status().code(),
             absl::StatusCode::kInvalidArgument);
-  // Shifts are ldlt's.
+  // lu factorizes the matrix as uploaded: shifts are refused, naming them.
   FactorOptions shifted = options;
   shifted.shift_rest = 1e-8;
-  EXPECT_EQ(Factorize(a, *analysis, shifted, ctx).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  const absl::Status refused = Factorize(a, *analysis, shifted, ctx).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(InvalidOptionField(refused), "shift_rest") << refused;
   // Wrong sizes of b and x.
   auto factorization = Factorize(a, *analysis, options, ctx);
   ASSERT_TRUE(factorization.ok());

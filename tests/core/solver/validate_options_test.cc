@@ -1,5 +1,6 @@
 // The options' ranges (core/solver/validate_options.cc): one meaning per
-// value, and every refusal names its field.
+// value, no option accepted by a method that does not apply it, and every
+// refusal names its field.
 #include "core/solver/validate_options.h"
 
 #include <limits>
@@ -92,6 +93,128 @@ TEST(ValidateOptions, EachRangeNamesItsField) {
   SolveOptions solve;
   solve.restart = 0;
   EXPECT_EQ(FieldOf(ValidateSolveOptions(solve)), "restart");
+}
+
+constexpr Method kEveryMethod[] = {Method::kAuto,       Method::kNone,
+                                   Method::kJacobi,     Method::kBlockJacobi,
+                                   Method::kLdlt,       Method::kBlockIldlt,
+                                   Method::kJacobiLdlt, Method::kIc,
+                                   Method::kIlu,        Method::kLu};
+
+// What each method applies (options.h); auto takes every scaling until it
+// resolves to a method.
+bool Applies(Method m, Scaling s) {
+  if (s == Scaling::kAuto || s == Scaling::kNone || m == Method::kAuto) {
+    return true;
+  }
+  switch (s) {
+    case Scaling::kRuiz:
+      return m == Method::kLdlt || m == Method::kBlockIldlt ||
+             m == Method::kJacobiLdlt;
+    case Scaling::kMatching:
+      return m == Method::kLdlt;
+    case Scaling::kColumnNorm:
+      return m == Method::kIc || m == Method::kIlu;
+    default:
+      return false;
+  }
+}
+
+TEST(ValidateOptions, AScalingTheMethodDoesNotApplyIsRefused) {
+  for (Method m : kEveryMethod) {
+    for (Scaling s : {Scaling::kAuto, Scaling::kNone, Scaling::kRuiz,
+                      Scaling::kMatching, Scaling::kColumnNorm}) {
+      FactorOptions o;
+      o.method = m;
+      o.scaling = s;
+      const absl::Status status = ValidateFactorOptions(o);
+      if (Applies(m, s)) {
+        EXPECT_TRUE(status.ok())
+            << MethodName(m) << " " << ScalingName(s) << ": " << status;
+      } else {
+        EXPECT_EQ(FieldOf(status), "scaling")
+            << MethodName(m) << " " << ScalingName(s) << ": " << status;
+        EXPECT_NE(status.message().find(ScalingName(s)), std::string::npos);
+        EXPECT_NE(status.message().find(MethodName(m)), std::string::npos);
+      }
+    }
+  }
+}
+
+TEST(ValidateOptions, ShiftsAreRefusedByTheMethodsThatCannotApplyThem) {
+  for (Method m : kEveryMethod) {
+    const bool refuses = m == Method::kNone || m == Method::kLu;
+    FactorOptions first;
+    first.method = m;
+    first.shift_first = 1e-8;
+    first.shift_count = 1;
+    FactorOptions rest;
+    rest.method = m;
+    rest.shift_rest = -1e-8;
+    FactorOptions vector;
+    vector.method = m;
+    vector.diagonal_shift = {1.0, 0.0};
+    FactorOptions count_only;  // shifts of 0: nothing to apply
+    count_only.method = m;
+    count_only.shift_count = 1;
+    EXPECT_TRUE(ValidateFactorOptions(count_only).ok()) << MethodName(m);
+    const std::pair<const FactorOptions*, const char*> cases[] = {
+        {&first, "shift_first"},
+        {&rest, "shift_rest"},
+        {&vector, "diagonal_shift"}};
+    for (const auto& [options, field] : cases) {
+      const absl::Status s = ValidateFactorOptions(*options);
+      EXPECT_EQ(FieldOf(s), refuses ? field : "") << MethodName(m) << ": " << s;
+    }
+  }
+}
+
+TEST(ValidateOptions, SolveOptionsAreCheckedForTheMethodSolvedWith) {
+  struct Case {
+    Method method;
+    void (*set)(SolveOptions&);
+    const char* field;  // "" : accepted
+  };
+  const Case cases[] = {
+      // The direct methods: substitution and refinement.
+      {Method::kLdlt, [](SolveOptions& o) { o.krylov = Krylov::kNone; }, ""},
+      {Method::kLdlt, [](SolveOptions& o) { o.tolerance = 1e-12; }, ""},
+      {Method::kLdlt, [](SolveOptions& o) { o.krylov = Krylov::kCg; },
+       "krylov"},
+      {Method::kLdlt, [](SolveOptions& o) { o.krylov = Krylov::kGmres; },
+       "krylov"},
+      {Method::kLdlt, [](SolveOptions& o) { o.max_iterations = 20; },
+       "max_iterations"},
+      {Method::kLdlt, [](SolveOptions& o) { o.restart = 30; }, "restart"},
+      {Method::kLdlt, [](SolveOptions& o) { o.idr_s = 8; }, "idr_s"},
+      {Method::kLu, [](SolveOptions& o) { o.max_iterations = 3; }, ""},
+      {Method::kLu, [](SolveOptions& o) { o.krylov = Krylov::kBicgstab; },
+       "krylov"},
+      // The preconditioners need a Krylov method.
+      {Method::kIc, [](SolveOptions& o) { o.krylov = Krylov::kNone; },
+       "krylov"},
+      {Method::kJacobi, [](SolveOptions& o) { o.krylov = Krylov::kNone; },
+       "krylov"},
+      {Method::kIlu, [](SolveOptions& o) { o.restart = 10; }, ""},
+      {Method::kBlockIldlt, [](SolveOptions& o) { o.krylov = Krylov::kCg; },
+       "krylov"},
+      {Method::kJacobiLdlt, [](SolveOptions& o) { o.krylov = Krylov::kCg; },
+       "krylov"},
+      {Method::kBlockIldlt, [](SolveOptions& o) { o.krylov = Krylov::kIdr; },
+       ""},
+      // Not known yet: the ranges only.
+      {Method::kAuto, [](SolveOptions& o) { o.krylov = Krylov::kCg; }, ""},
+      {Method::kAuto, [](SolveOptions& o) { o.max_iterations = 20; }, ""},
+  };
+  for (const Case& c : cases) {
+    SolveOptions o;
+    c.set(o);
+    const absl::Status s = ValidateSolveOptions(o, c.method);
+    EXPECT_EQ(FieldOf(s), c.field) << MethodName(c.method) << ": " << s;
+  }
+  for (Method m : kEveryMethod) {
+    EXPECT_TRUE(ValidateSolveOptions(SolveOptions{}, m).ok()) << MethodName(m);
+  }
 }
 
 TEST(ValidateOptions, OtherStatusesNameNoField) {

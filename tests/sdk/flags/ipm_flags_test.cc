@@ -36,7 +36,7 @@ TEST(IpmFlags, ServerAndFileAloneGiveTheIpmDefaults) {
   EXPECT_DOUBLE_EQ(f.tolerance, ipm.tolerance);
   EXPECT_DOUBLE_EQ(f.primal_regularization, ipm.primal_regularization);
   EXPECT_DOUBLE_EQ(f.dual_regularization, ipm.dual_regularization);
-  EXPECT_EQ(f.max_attempts, 1);
+  EXPECT_EQ(f.max_attempts, client::RetryPolicy{}.max_attempts);
   EXPECT_EQ(f.iteration_delay_ms, 0);
 }
 

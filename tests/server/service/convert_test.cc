@@ -131,11 +131,13 @@ TEST(Convert, ScalingAndBlockingAreMapped) {
       {pb::SCALING_RUIZ, Scaling::kRuiz},
       {pb::SCALING_MATCHING, Scaling::kMatching},
       {pb::SCALING_COLUMN_NORM, Scaling::kColumnNorm}};
+  // With method auto: each method takes only some (checked again once auto
+  // resolves; ConvertTest.ScalingIsCheckedForTheMethod).
   for (const auto& [wire, core] : scalings) {
     pb::FactorOptions in;
     in.set_scaling(wire);
     absl::StatusOr<FactorOptions> o =
-        FactorOptionsFromProto(pb::METHOD_LDLT, in);
+        FactorOptionsFromProto(pb::METHOD_AUTO, in);
     ASSERT_TRUE(o.ok()) << o.status();
     EXPECT_EQ(o->scaling, core) << pb::Scaling_Name(wire);
   }
@@ -162,6 +164,38 @@ TEST(Convert, ScalingAndBlockingAreMapped) {
   s = FactorOptionsFromProto(pb::METHOD_BLOCK_ILDLT, bad_blocking).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("options.blocking"), absl::string_view::npos) << s;
+}
+
+TEST(Convert, ScalingIsCheckedForTheMethod) {
+  pb::FactorOptions column_norm;
+  column_norm.set_scaling(pb::SCALING_COLUMN_NORM);
+  EXPECT_TRUE(FactorOptionsFromProto(pb::METHOD_IC, column_norm).ok());
+  for (pb::Method m : {pb::METHOD_LDLT, pb::METHOD_BLOCK_ILDLT,
+                       pb::METHOD_JACOBI_LDLT, pb::METHOD_LU}) {
+    absl::Status s = FactorOptionsFromProto(m, column_norm).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument)
+        << pb::Method_Name(m);
+    EXPECT_EQ(ReasonOf(s), v1::INVALID_OPTION) << s;
+    EXPECT_NE(s.message().find("options.scaling"), absl::string_view::npos)
+        << s;
+  }
+}
+
+TEST(Convert, SolveOptionsAreCheckedForTheFactorizationsMethod) {
+  pb::SolveOptions cg;
+  cg.set_krylov(pb::KRYLOV_CG);
+  EXPECT_TRUE(SolveOptionsFromProto(cg).ok());  // method not known yet
+  EXPECT_TRUE(SolveOptionsFromProto(cg, Method::kIc).ok());
+  absl::Status s = SolveOptionsFromProto(cg, Method::kLdlt).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReasonOf(s), v1::INVALID_OPTION) << s;
+  EXPECT_NE(s.message().find("options.krylov"), absl::string_view::npos) << s;
+  pb::SolveOptions iterations;
+  iterations.set_max_iterations(3);
+  EXPECT_TRUE(SolveOptionsFromProto(iterations, Method::kLu).ok());
+  s = SolveOptionsFromProto(iterations, Method::kLdlt).status();
+  EXPECT_NE(s.message().find("options.max_iterations"), absl::string_view::npos)
+      << s;
 }
 
 TEST(Convert, SolveOptionsDefaultsAndChecks) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "core/solver/solver.h"
 #include "server/service_fixture.h"
 
 namespace factord::server::testing {
@@ -643,16 +644,55 @@ TEST_F(ServiceTest, IdleMatricesAreReleasedAfterTheTtl) {
   EXPECT_EQ(list.matrices_size(), 0);
 }
 
-TEST_F(ServiceTest, UnimplementedMethodIsUnimplementedOrWorks) {
-  // Methods still being written answer UNIMPLEMENTED, never crash or hang.
-  v1::MatrixInfo info;
-  ASSERT_TRUE(UploadCsr("m", Tridiagonal(6, /*lower=*/true), 6, &info).ok());
-  for (v1::Method m : {v1::METHOD_IC, v1::METHOD_ILU, v1::METHOD_JACOBI_LDLT}) {
-    v1::FactorizeReply fr;
-    grpc::Status s = Factorize("m", m, &fr);
-    EXPECT_TRUE(s.ok() || s.error_code() == grpc::StatusCode::UNIMPLEMENTED)
-        << v1::Method_Name(m) << ": " << s.error_message();
+// Every method the server offers (ServerInfo.methods: every value of the
+// wire's Method, lu only in a build with UMFPACK) factorizes a symmetric
+// tridiagonal system as that method, with an OK status, and its default
+// solve reaches the tolerance asked for.
+TEST_F(ServiceTest, EveryOfferedMethodFactorizesAndSolves) {
+  grpc::ClientContext info_ctx;
+  v1::ServerInfoReply server_info;
+  ASSERT_TRUE(stub_->ServerInfo(&info_ctx, {}, &server_info).ok());
+  const google::protobuf::EnumDescriptor* methods = v1::Method_descriptor();
+  EXPECT_EQ(server_info.methods_size(),
+            methods->value_count() - (LuAvailable() ? 0 : 1));
+  for (int k = 0; k < methods->value_count(); ++k) {
+    const auto m = static_cast<v1::Method>(methods->value(k)->number());
+    const bool offered =
+        std::find(server_info.methods().begin(), server_info.methods().end(),
+                  m) != server_info.methods().end();
+    EXPECT_EQ(offered, m != v1::METHOD_LU || LuAvailable())
+        << v1::Method_Name(m);
   }
+
+  const CsrMatrix lower = Tridiagonal(30, /*lower=*/true);
+  const CsrMatrix full = Tridiagonal(30);
+  std::vector<double> x_true(30);
+  for (int i = 0; i < 30; ++i) x_true[i] = 1.0 + 0.1 * i;
+  const std::vector<double> b = Multiply(full, x_true);
+  v1::MatrixInfo info;
+  ASSERT_TRUE(UploadCsr("m", lower, 30, &info).ok());
+  v1::SolveOptions solve;
+  solve.set_tolerance(1e-10);
+  int solved = 0;
+  for (int m : server_info.methods()) {
+    const auto method = static_cast<v1::Method>(m);
+    const std::string name = v1::Method_Name(method);
+    v1::FactorizeReply fr;
+    grpc::Status s = Factorize("m", method, &fr);
+    ASSERT_TRUE(s.ok()) << name << ": " << s.error_message();
+    // auto picks ldlt for a symmetric matrix that fits the cache.
+    EXPECT_EQ(fr.method(), method == v1::METHOD_AUTO ? v1::METHOD_LDLT : method)
+        << name;
+    EXPECT_EQ(fr.factor_status(), v1::FACTOR_STATUS_OK) << name;
+    std::map<uint32_t, Solution> out;
+    s = Solve("m", {b}, 30, &out, solve);
+    ASSERT_TRUE(s.ok()) << name << ": " << s.error_message();
+    EXPECT_EQ(out[0].report.status(), v1::SOLVE_STATUS_CONVERGED) << name;
+    EXPECT_LE(out[0].report.relative_residual(), 1e-10) << name;
+    EXPECT_LT(MaxError(out[0].x, x_true), 1e-8) << name;
+    ++solved;
+  }
+  EXPECT_EQ(solved, server_info.methods_size());
 }
 
 }  // namespace
