@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "client/csr_arrays.h"
 #include "client/factord_client.h"
 #include "factord/v1/solver.pb.h"
 
@@ -31,12 +32,6 @@ int64_t PayloadBytes(int64_t max_chunk_bytes, size_t id_bytes = 0);
 inline int64_t ValuesPerChunk(int64_t max_chunk_bytes, size_t id_bytes) {
   return PayloadBytes(max_chunk_bytes, id_bytes) / kValueBytes;
 }
-
-// OK when `m`'s arrays are consistent (n >= 0, n + 1 non-decreasing row
-// pointers from 0, row_ptr[n] column indices and values); else
-// InvalidArgument with reason INVALID_MATRIX. Entries themselves are the
-// server's to check.
-absl::Status CheckCsrArrays(const CsrArrays& m);
 
 // Where the next CSR chunk of an upload starts.
 struct CsrCursor {

@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "client/status_details.h"
+#include "core/base/error_details.h"
 #include "google/protobuf/any.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
@@ -41,14 +42,30 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
   google::rpc::Status details;
   if (!status.error_details().empty() &&
       details.ParseFromString(status.error_details())) {
+    // Each known detail, whatever type URL prefix the sender used, as the
+    // plain details of core/base/error_details.h; others are ignored.
     for (const google::protobuf::Any& any : details.details()) {
-      // Kept under the canonical prefix whatever prefix the sender used.
-      absl::string_view type = any.type_url();
-      if (size_t slash = type.rfind('/'); slash != absl::string_view::npos) {
-        type.remove_prefix(slash + 1);
+      google::rpc::ErrorInfo info;
+      google::rpc::RetryInfo retry;
+      google::rpc::BadRequest bad;
+      if (any.UnpackTo(&info)) {
+        ErrorInfo plain;
+        plain.reason = info.reason();
+        plain.domain = info.domain();
+        plain.metadata.insert(info.metadata().begin(), info.metadata().end());
+        SetErrorInfo(result, plain);
+      } else if (any.UnpackTo(&retry)) {
+        SetRetryDelay(result,
+                      absl::Seconds(retry.retry_delay().seconds()) +
+                          absl::Nanoseconds(retry.retry_delay().nanos()));
+      } else if (any.UnpackTo(&bad)) {
+        std::vector<FieldViolation> violations;
+        for (const google::rpc::BadRequest::FieldViolation& v :
+             bad.field_violations()) {
+          violations.push_back({v.field(), v.description()});
+        }
+        SetFieldViolations(result, violations);
       }
-      result.SetPayload(absl::StrCat(kTypeUrlPrefix, type),
-                        absl::Cord(any.value()));
     }
   }
   if (status.error_details().empty()) {
@@ -56,10 +73,10 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
   }
   if (ErrorReason(result).empty()) {
     if (absl::string_view reason = FallbackReason(result); !reason.empty()) {
-      google::rpc::ErrorInfo info;
-      info.set_reason(std::string(reason));
-      info.set_domain(kErrorDomain);
-      SetDetail(result, info);
+      ErrorInfo info;
+      info.reason = std::string(reason);
+      info.domain = kErrorDomain;
+      SetErrorInfo(result, info);
     }
   }
   return result;

@@ -1,32 +1,26 @@
 // Reading factord's error details back from an absl::Status
-// (status_details.h); grpc_status.cc put them there.
+// (status_details.h): the plain payloads of core/base/error_details.h,
+// which grpc_status.cc fills from a call's google.rpc.Status and the
+// in-process solver sets directly.
 #include "client/status_details.h"
 
-#include "client/status_payloads.h"
-#include "google/rpc/error_details.pb.h"
+#include "core/base/error_details.h"
 
 namespace factord::client {
 
-using internal::GetDetail;
-
 std::string ErrorReason(const absl::Status& status) {
-  std::optional<google::rpc::ErrorInfo> info =
-      GetDetail<google::rpc::ErrorInfo>(status);
-  return info ? info->reason() : std::string();
+  std::optional<ErrorInfo> info = GetErrorInfo(status);
+  return info ? info->reason : std::string();
 }
 
 std::string ErrorDomain(const absl::Status& status) {
-  std::optional<google::rpc::ErrorInfo> info =
-      GetDetail<google::rpc::ErrorInfo>(status);
-  return info ? info->domain() : std::string();
+  std::optional<ErrorInfo> info = GetErrorInfo(status);
+  return info ? info->domain : std::string();
 }
 
 std::map<std::string, std::string> ErrorMetadata(const absl::Status& status) {
-  std::optional<google::rpc::ErrorInfo> info =
-      GetDetail<google::rpc::ErrorInfo>(status);
-  if (!info) return {};
-  return std::map<std::string, std::string>(info->metadata().begin(),
-                                            info->metadata().end());
+  std::optional<ErrorInfo> info = GetErrorInfo(status);
+  return info ? info->metadata : std::map<std::string, std::string>();
 }
 
 bool DaemonNeverReached(const absl::Status& status) {
@@ -37,22 +31,14 @@ bool DaemonNeverReached(const absl::Status& status) {
 }
 
 std::optional<absl::Duration> RetryDelay(const absl::Status& status) {
-  std::optional<google::rpc::RetryInfo> retry =
-      GetDetail<google::rpc::RetryInfo>(status);
-  if (!retry) return std::nullopt;
-  return absl::Seconds(retry->retry_delay().seconds()) +
-         absl::Nanoseconds(retry->retry_delay().nanos());
+  return GetRetryDelay(status);
 }
 
 std::vector<std::pair<std::string, std::string>> FieldViolations(
     const absl::Status& status) {
   std::vector<std::pair<std::string, std::string>> violations;
-  std::optional<google::rpc::BadRequest> bad =
-      GetDetail<google::rpc::BadRequest>(status);
-  if (!bad) return violations;
-  for (const google::rpc::BadRequest::FieldViolation& v :
-       bad->field_violations()) {
-    violations.emplace_back(v.field(), v.description());
+  for (const FieldViolation& v : GetFieldViolations(status)) {
+    violations.emplace_back(v.field, v.description);
   }
   return violations;
 }

@@ -8,41 +8,34 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "client/csr_chunks.h"
-#include "client/enum_names.h"
-#include "client/messages.h"
+#include "client/csr_arrays.h"
 #include "core/base/cancellation.h"
 #include "core/base/timer.h"
 #include "core/kernels/cpu/blas_threads.h"
 #include "core/matrix/csr.h"
+#include "core/solver/solver.h"
+#include "local/client_types.h"
 #include "server/error_reason.h"
 #include "server/service/cached_work.h"
-#include "server/service/convert.h"
 #include "server/service/matrix_upload.h"
 #include "server/service/streamed_values.h"
 
 namespace factord::local {
 namespace {
 
-namespace pb = ::factord::v1;
-using client::internal::FromProto;
-
-// Entries per upload chunk handed to the daemon's upload validation.
-constexpr int64_t kChunkBytes = int64_t{64} << 20;
+namespace v1 = ::factord::v1;
 
 // Every error carries a reason, as the daemon's replies do.
 absl::Status Tagged(absl::Status status) {
-  if (status.ok()) return status;
-  return server::WithDefaultReason(std::move(status),
-                                   server::DefaultReasonFor(status.code()));
+  return server::WithEffectiveReason(std::move(status));
 }
 
 // What the daemon's upload refuses is the matrix itself (upload_reactor.cc).
 absl::Status TaggedUpload(absl::Status status) {
   if (status.code() == absl::StatusCode::kInvalidArgument) {
-    status = server::WithDefaultReason(std::move(status), pb::INVALID_MATRIX);
+    status = server::WithDefaultReason(std::move(status), v1::INVALID_MATRIX);
   } else if (status.code() == absl::StatusCode::kResourceExhausted) {
-    status = server::WithDefaultReason(std::move(status), pb::MATRIX_TOO_LARGE);
+    status = server::WithDefaultReason(std::move(status), v1::MATRIX_TOO_LARGE);
   }
   return Tagged(std::move(status));
 }
@@ -67,7 +60,7 @@ absl::StatusOr<std::vector<double>> FiniteValues(std::span<const double> values,
     return server::WithReason(absl::InvalidArgumentError(absl::StrCat(
                                   "got ", received, " ", whats,
                                   "; the matrix has ", size_name, " = ", size)),
-                              pb::INVALID_MATRIX);
+                              v1::INVALID_MATRIX);
   }
   return into;
 }
@@ -123,11 +116,10 @@ InProcessSolver::InProcessSolver(const InProcessOptions& options)
   limits_.cache_bytes = options.cache_bytes;
 }
 
-ExecContext InProcessSolver::Context(bool deterministic) const {
+ExecContext InProcessSolver::Context() const {
   ExecContext ctx;
   ctx.backend = Backend::kCpu;
   ctx.threads = options_.threads;
-  ctx.deterministic = deterministic;
   ctx.cancellation = &Cancellation::None();
   return ctx;
 }
@@ -144,32 +136,25 @@ absl::StatusOr<client::MatrixInfo> InProcessSolver::Upload(
   if (absl::Status s = client::internal::CheckCsrArrays(matrix); !s.ok()) {
     return Tagged(s);
   }
-  absl::StatusOr<pb::Structure> structure =
-      client::internal::ParseEnum<pb::Structure>(matrix.structure,
-                                                 "header.structure");
+  absl::StatusOr<Structure> structure = StructureFromName(matrix.structure);
   if (!structure.ok()) return Tagged(structure.status());
-  // The daemon's own upload checks and assembly, fed in memory.
+  // The daemon's own upload checks and assembly: one header, one chunk.
   server::MatrixUpload upload(&limits_);
-  pb::UploadRequest request;
-  pb::MatrixHeader* header = request.mutable_header();
-  header->set_id(name);
-  header->set_n(matrix.n);
-  header->set_nnz(matrix.row_ptr[matrix.n]);
-  header->set_structure(*structure);
-  header->set_replace(options.replace);
-  if (absl::Status s = upload.Consume(request); !s.ok()) {
+  const int64_t nnz = matrix.row_ptr[matrix.n];
+  if (absl::Status s = upload.ConsumeHeader(server::UploadHeader{
+          name, matrix.n, nnz, *structure, options.replace});
+      !s.ok()) {
     return TaggedUpload(s);
   }
-  client::internal::CsrCursor cursor;
-  while (!client::internal::CsrDone(matrix, cursor)) {
-    request.Clear();
-    client::internal::FillCsrChunk(matrix, kChunkBytes, &cursor,
-                                   request.mutable_csr());
-    if (absl::Status s = upload.Consume(request); !s.ok()) {
-      return TaggedUpload(s);
-    }
+  std::vector<int64_t> row_nnz(matrix.n);
+  for (int64_t i = 0; i < matrix.n; ++i) {
+    row_nnz[i] = matrix.row_ptr[i + 1] - matrix.row_ptr[i];
   }
-  request.Clear();
+  if (absl::Status s = upload.ConsumeCsr(
+          server::CsrChunkView{row_nnz, matrix.col_idx, matrix.values});
+      !s.ok()) {
+    return TaggedUpload(s);
+  }
   absl::StatusOr<CsrMatrix> assembled = upload.Finish();
   if (!assembled.ok()) return TaggedUpload(assembled.status());
   auto stored = std::make_shared<const CsrMatrix>(*std::move(assembled));
@@ -178,9 +163,7 @@ absl::StatusOr<client::MatrixInfo> InProcessSolver::Upload(
       cache_.InsertMatrix(KeyOf(name), std::move(stored), hash,
                           /*bytes_received=*/0, options.replace);
   if (!entry.ok()) return TaggedUpload(entry.status());
-  pb::MatrixInfo info;
-  server::CacheEntryToProto(*entry, &info);
-  return FromProto(info);
+  return MatrixInfoOf(*entry);
 }
 
 absl::StatusOr<client::MatrixInfo> InProcessSolver::UpdateValues(
@@ -200,9 +183,7 @@ absl::StatusOr<client::MatrixInfo> InProcessSolver::UpdateValues(
       KeyOf(id), server::WithNewValues(*entry->matrix, *std::move(checked)),
       entry->pattern_hash, /*bytes_received=*/0, expected_generation);
   if (!updated.ok()) return Tagged(updated.status());
-  pb::MatrixInfo info;
-  server::CacheEntryToProto(*updated, &info);
-  return FromProto(info);
+  return MatrixInfoOf(*updated);
 }
 
 absl::StatusOr<client::FactorizeResult> InProcessSolver::Factorize(
@@ -216,15 +197,7 @@ absl::StatusOr<client::FactorizeResult> InProcessSolver::Factorize(
 absl::StatusOr<InProcessSolver::Factorized> InProcessSolver::FactorizeNow(
     absl::string_view id, const client::FactorizeOptions& options,
     std::span<const double> diagonal, uint64_t expected_generation) {
-  if (absl::Status s = client::internal::CheckMatrixId(id); !s.ok()) {
-    return Tagged(s);
-  }
-  // The options as the client sends them and the daemon reads them.
-  absl::StatusOr<pb::FactorizeRequest> request =
-      client::internal::ToFactorizeRequest(id, options);
-  if (!request.ok()) return Tagged(request.status());
-  absl::StatusOr<FactorOptions> factor_options =
-      server::FactorOptionsFromProto(request->method(), request->options());
+  absl::StatusOr<FactorOptions> factor_options = FactorOptionsFrom(options);
   if (!factor_options.ok()) return Tagged(factor_options.status());
   absl::StatusOr<server::CacheEntry> entry = Find(id);
   if (!entry.ok()) return Tagged(entry.status());
@@ -240,29 +213,25 @@ absl::StatusOr<InProcessSolver::Factorized> InProcessSolver::FactorizeNow(
     if (!checked.ok()) return Tagged(checked.status());
     factor_options->diagonal_shift = *std::move(checked);
   }
-  const bool deterministic = request->options().deterministic();
   absl::StatusOr<server::FactorizeOutcome> outcome = server::FactorizeEntry(
       server::FactorStore{&cache_, &analyses_}, KeyOf(id), *entry,
-      *factor_options, deterministic, Context(deterministic));
+      *factor_options, options.deterministic, Context());
   if (!outcome.ok()) return Tagged(outcome.status());
-  pb::FactorizeReply reply;
-  reply.set_id(std::string(id));
-  server::FactorReportToProto(outcome->report, outcome->method, &reply);
-  reply.set_generation(outcome->entry.factorized_generation);
-  return Factorized{std::move(outcome->entry), FromProto(reply)};
+  client::FactorizeResult result =
+      FactorizeResultOf(outcome->report, outcome->method, id,
+                        outcome->entry.factorized_generation);
+  return Factorized{std::move(outcome->entry), std::move(result)};
 }
 
 absl::StatusOr<std::vector<client::SolveResult>> InProcessSolver::SolveWith(
     const server::CacheEntry& entry,
     std::span<const std::span<const double>> rhs,
     const client::SolveOptions& options) {
-  absl::StatusOr<pb::SolveOptions> wire = client::internal::ToProto(options);
-  if (!wire.ok()) return Tagged(wire.status());
   absl::StatusOr<SolveOptions> solve_options =
-      server::SolveOptionsFromProto(*wire);
+      SolveOptionsFrom(options, entry.method);
   if (!solve_options.ok()) return Tagged(solve_options.status());
   const int64_t n = entry.matrix->rows;
-  const ExecContext ctx = Context(entry.deterministic);
+  const ExecContext ctx = Context();
   std::vector<client::SolveResult> results(rhs.size());
   for (size_t k = 0; k < rhs.size(); ++k) {
     absl::StatusOr<std::vector<double>> b =
@@ -278,14 +247,12 @@ absl::StatusOr<std::vector<client::SolveResult>> InProcessSolver::SolveWith(
     if (s.code() == absl::StatusCode::kInvalidArgument) {
       // The Krylov method or solve options do not fit this factorization.
       s = server::WithBadField(
-          server::WithDefaultReason(std::move(s), pb::INVALID_OPTION),
+          server::WithDefaultReason(std::move(s), v1::INVALID_OPTION),
           "options.krylov");
     }
     if (!s.ok()) return Tagged(s);
     if (report.solve_s == 0) report.solve_s = timer.Seconds();
-    pb::SolveReply reply;
-    server::SolveReportToProto(report, &reply);
-    client::internal::SetSolveReport(reply, &result);
+    SetSolveReport(report, &result);
   }
   return results;
 }
@@ -307,6 +274,16 @@ absl::StatusOr<client::StepResult> InProcessSolver::Step(
     absl::string_view id, std::span<const double> values,
     std::span<const std::span<const double>> rhs,
     const client::StepOptions& options) {
+  // The options are checked before the values are applied, as the daemon
+  // does: the solve options against the method the factorization will use.
+  absl::StatusOr<FactorOptions> factor_options =
+      FactorOptionsFrom(options.factorize);
+  if (!factor_options.ok()) return Tagged(factor_options.status());
+  absl::StatusOr<server::CacheEntry> before = Find(id);
+  if (!before.ok()) return Tagged(before.status());
+  absl::StatusOr<SolveOptions> solve_options = SolveOptionsFrom(
+      options.solve, ResolveMethod(*before->matrix, factor_options->method));
+  if (!solve_options.ok()) return Tagged(solve_options.status());
   uint64_t expected = options.factorize.expected_generation;
   if (!values.empty()) {
     // Factorize exactly these values: a concurrent update in between is a
@@ -343,9 +320,7 @@ absl::StatusOr<client::MatrixInfo> InProcessSolver::GetMatrix(
     absl::string_view id) {
   absl::StatusOr<server::CacheEntry> entry = Find(id);
   if (!entry.ok()) return Tagged(entry.status());
-  pb::MatrixInfo info;
-  server::CacheEntryToProto(*entry, &info);
-  return FromProto(info);
+  return MatrixInfoOf(*entry);
 }
 
 }  // namespace factord::local

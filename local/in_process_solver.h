@@ -6,11 +6,13 @@
 // configured, and for systems below a size threshold (docs/in_process.md).
 //
 // It is the daemon's own work without the wire: the same validation of
-// uploads (server/service/matrix_upload.h), the same option conversion
-// (the client's request messages read by the server's converter), the same
-// caches (factor cache with its generations and budget, analysis cache),
-// the same factorization of a cache entry (server/service/cached_work.h)
-// and the same reports, built in memory.
+// uploads (server/service/matrix_upload.h), the same caches (factor cache
+// with its generations and budget, analysis cache), the same factorization
+// of a cache entry (server/service/cached_work.h) and the same error
+// reasons (core/base/error_details.h); the client's structs become core
+// types and back as the wire would carry them (local/client_types.h). No
+// protobuf and no gRPC: loading them costs an optimizer more than a small
+// problem takes to solve.
 //
 // It leaves the host program's state alone: it installs no signal
 // handler, and it does not set the BLAS library's process-wide thread
@@ -93,7 +95,7 @@ class InProcessSolver final : public client::Endpoint {
       const server::CacheEntry& entry,
       std::span<const std::span<const double>> rhs,
       const client::SolveOptions& options);
-  ExecContext Context(bool deterministic) const;
+  ExecContext Context() const;
 
   const InProcessOptions options_;
   server::ServerConfig limits_;  // the upload limits and budget

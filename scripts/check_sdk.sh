@@ -151,8 +151,8 @@ for f in "${expected[@]}"; do
   }
 done
 for f in libfactord_client.a libfactord_client_core.a libfactord_proto.a \
-  libfactord_c.so libfactord_remote.so.1 libfactord_messages.so.1 \
-  factord/libpardiso.so cmake/factord/factordConfig.cmake \
+  libfactord_c.so libfactord_remote.so.1 \
+  factord/libpardiso.so factord/libhsl.so cmake/factord/factordConfig.cmake \
   cmake/factord/factordConfigVersion.cmake pkgconfig/factord.pc \
   pkgconfig/factord-c.pc; do
   [ -e "$libdir/$f" ] || {

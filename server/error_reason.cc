@@ -2,60 +2,79 @@
 
 #include <utility>
 
-#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/any.pb.h"
-#include "google/rpc/error_details.pb.h"
-#include "google/rpc/status.pb.h"
+#include "absl/strings/strip.h"
+#include "core/base/error_details.h"
+#include "core/solver/validate_options.h"
 
 namespace factord::server {
 namespace {
 
-constexpr char kTypePrefix[] = "type.googleapis.com/";
+// The wire names of the reasons (proto/factord/v1/errors.proto), without
+// the generated descriptor, so that the daemon's caches and the in-process
+// solver need no protobuf runtime. ErrorReasonNames.MatchTheProto checks
+// the table against the .proto.
+constexpr std::pair<v1::ErrorReason, const char*> kReasonNames[] = {
+    {v1::ERROR_REASON_UNSPECIFIED, "ERROR_REASON_UNSPECIFIED"},
+    {v1::UNAUTHENTICATED, "UNAUTHENTICATED"},
+    {v1::QUEUE_FULL, "QUEUE_FULL"},
+    {v1::MATRIX_TOO_LARGE, "MATRIX_TOO_LARGE"},
+    {v1::CACHE_BUDGET, "CACHE_BUDGET"},
+    {v1::TENANT_QUOTA, "TENANT_QUOTA"},
+    {v1::MESSAGE_TOO_LARGE, "MESSAGE_TOO_LARGE"},
+    {v1::NOT_FOUND, "NOT_FOUND"},
+    {v1::ALREADY_EXISTS, "ALREADY_EXISTS"},
+    {v1::GENERATION_MISMATCH, "GENERATION_MISMATCH"},
+    {v1::INVALID_OPTION, "INVALID_OPTION"},
+    {v1::INVALID_MATRIX, "INVALID_MATRIX"},
+    {v1::STALE_FACTOR, "STALE_FACTOR"},
+    {v1::NOT_FACTORIZED, "NOT_FACTORIZED"},
+    {v1::INVALID_REQUEST, "INVALID_REQUEST"},
+    {v1::CANCELLED, "CANCELLED"},
+    {v1::DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED"},
+    {v1::UNAVAILABLE, "UNAVAILABLE"},
+    {v1::DEVICE_BUDGET, "DEVICE_BUDGET"},
+    {v1::UNSUPPORTED, "UNSUPPORTED"},
+    {v1::INTERNAL, "INTERNAL"},
+};
 
-template <typename Message>
-std::string TypeUrl() {
-  return absl::StrCat(kTypePrefix, Message::descriptor()->full_name());
+std::optional<v1::ErrorReason> ParseReason(absl::string_view name) {
+  for (const auto& [reason, reason_name] : kReasonNames) {
+    if (name == reason_name) return reason;
+  }
+  return std::nullopt;
 }
 
-template <typename Message>
-std::optional<Message> Payload(const absl::Status& status) {
-  // absl::optional: Debian's Abseil is built without std::optional aliases.
-  auto bytes = status.GetPayload(TypeUrl<Message>());
-  if (!bytes.has_value()) return std::nullopt;
-  Message message;
-  if (!message.ParseFromString(std::string(*bytes))) return std::nullopt;
-  return message;
-}
-
-template <typename Message>
-absl::Status SetPayload(absl::Status status, const Message& message) {
-  if (status.ok()) return status;
-  status.SetPayload(TypeUrl<Message>(),
-                    absl::Cord(message.SerializeAsString()));
-  return status;
-}
-
-google::rpc::ErrorInfo ErrorInfoOf(const absl::Status& status) {
-  std::optional<google::rpc::ErrorInfo> info =
-      Payload<google::rpc::ErrorInfo>(status);
+ErrorInfo ErrorInfoOf(const absl::Status& status) {
+  std::optional<ErrorInfo> info = GetErrorInfo(status);
   if (info.has_value()) return *std::move(info);
-  google::rpc::ErrorInfo fresh;
-  fresh.set_domain(kErrorDomain);
-  fresh.set_reason(ReasonName(DefaultReasonFor(status.code())));
+  ErrorInfo fresh;
+  fresh.domain = kErrorDomain;
+  fresh.reason = ReasonName(DefaultReasonFor(status.code()));
   return fresh;
 }
 
 }  // namespace
 
 std::string ReasonName(v1::ErrorReason reason) {
-  return v1::ErrorReason_Name(reason);
+  for (const auto& [value, name] : kReasonNames) {
+    if (value == reason) return name;
+  }
+  return absl::StrCat("ERROR_REASON_", static_cast<int>(reason));
+}
+
+std::vector<v1::ErrorReason> KnownReasons() {
+  std::vector<v1::ErrorReason> reasons;
+  for (const auto& [value, name] : kReasonNames) reasons.push_back(value);
+  return reasons;
 }
 
 absl::Status WithReason(absl::Status status, v1::ErrorReason reason) {
-  google::rpc::ErrorInfo info = ErrorInfoOf(status);
-  info.set_reason(ReasonName(reason));
-  return SetPayload(std::move(status), info);
+  if (status.ok()) return status;
+  ErrorInfo info = ErrorInfoOf(status);
+  info.reason = ReasonName(reason);
+  SetErrorInfo(status, info);
+  return status;
 }
 
 absl::Status WithDefaultReason(absl::Status status, v1::ErrorReason reason) {
@@ -65,38 +84,30 @@ absl::Status WithDefaultReason(absl::Status status, v1::ErrorReason reason) {
 
 absl::Status WithMetadata(absl::Status status, absl::string_view key,
                           absl::string_view value) {
-  google::rpc::ErrorInfo info = ErrorInfoOf(status);
-  (*info.mutable_metadata())[std::string(key)] = std::string(value);
-  return SetPayload(std::move(status), info);
+  if (status.ok()) return status;
+  ErrorInfo info = ErrorInfoOf(status);
+  info.metadata[std::string(key)] = std::string(value);
+  SetErrorInfo(status, info);
+  return status;
 }
 
 absl::Status WithRetryDelay(absl::Status status, absl::Duration delay) {
-  google::rpc::RetryInfo retry;
-  const int64_t ns = absl::ToInt64Nanoseconds(delay);
-  retry.mutable_retry_delay()->set_seconds(ns / 1'000'000'000);
-  retry.mutable_retry_delay()->set_nanos(
-      static_cast<int32_t>(ns % 1'000'000'000));
-  return SetPayload(std::move(status), retry);
+  SetRetryDelay(status, delay);
+  return status;
 }
 
 absl::Status WithBadField(absl::Status status, absl::string_view field) {
-  google::rpc::BadRequest bad =
-      Payload<google::rpc::BadRequest>(status).value_or(
-          google::rpc::BadRequest());
-  google::rpc::BadRequest::FieldViolation* v = bad.add_field_violations();
-  v->set_field(std::string(field));
-  v->set_description(std::string(status.message()));
-  return SetPayload(std::move(status), bad);
+  if (status.ok()) return status;
+  std::vector<FieldViolation> violations = GetFieldViolations(status);
+  violations.push_back({std::string(field), std::string(status.message())});
+  SetFieldViolations(status, violations);
+  return status;
 }
 
 std::optional<v1::ErrorReason> ReasonOf(const absl::Status& status) {
-  std::optional<google::rpc::ErrorInfo> info =
-      Payload<google::rpc::ErrorInfo>(status);
-  v1::ErrorReason reason;
-  if (!info.has_value() || !v1::ErrorReason_Parse(info->reason(), &reason)) {
-    return std::nullopt;
-  }
-  return reason;
+  std::optional<ErrorInfo> info = GetErrorInfo(status);
+  if (!info.has_value()) return std::nullopt;
+  return ParseReason(info->reason);
 }
 
 v1::ErrorReason DefaultReasonFor(absl::StatusCode code) {
@@ -133,22 +144,20 @@ v1::ErrorReason EffectiveReason(const absl::Status& status) {
   return ReasonOf(status).value_or(DefaultReasonFor(status.code()));
 }
 
-std::string SerializedErrorDetails(const absl::Status& status) {
-  google::rpc::Status out;
-  out.set_code(static_cast<int32_t>(status.code()));
-  out.set_message(std::string(status.message()));
-  out.add_details()->PackFrom(ErrorInfoOf(status));
-  if (auto retry = Payload<google::rpc::RetryInfo>(status)) {
-    out.add_details()->PackFrom(*retry);
-  } else if (EffectiveReason(status) == v1::UNAVAILABLE) {
-    google::rpc::RetryInfo fallback;
-    fallback.mutable_retry_delay()->set_seconds(1);
-    out.add_details()->PackFrom(fallback);
-  }
-  if (auto bad = Payload<google::rpc::BadRequest>(status)) {
-    out.add_details()->PackFrom(*bad);
-  }
-  return out.SerializeAsString();
+absl::Status WithEffectiveReason(absl::Status status) {
+  if (status.ok()) return status;
+  const v1::ErrorReason reason = EffectiveReason(status);
+  return WithReason(std::move(status), reason);
+}
+
+absl::Status InvalidOptionFromCore(absl::Status status) {
+  std::optional<std::string> field = InvalidOptionField(status);
+  if (!field.has_value()) return status;
+  // The core's message is "<field> <why>"; the wire names the field by its
+  // path in the request.
+  absl::string_view why = status.message();
+  if (absl::ConsumePrefix(&why, *field)) absl::ConsumePrefix(&why, " ");
+  return InvalidOption(absl::StrCat("options.", *field), why);
 }
 
 absl::Status InvalidOption(absl::string_view field, absl::string_view why) {

@@ -1,16 +1,19 @@
 // Structured errors (proto/factord/v1/errors.proto). A failing handler
 // returns an absl::Status tagged with its reason, an optional retry delay
 // and the request field at fault; the tags travel as absl::Status payloads
-// (keyed by the google.rpc type URL, holding the serialized message) until
-// ToGrpcStatus (status_mapping.h) packs them into the google.rpc.Status of
-// the grpc-status-details-bin trailer. A status without a reason gets the
+// (core/base/error_details.h, no protobuf) until ToGrpcStatus
+// (status_mapping.h) packs them into the google.rpc.Status of the
+// grpc-status-details-bin trailer. A status without a reason gets the
 // default reason of its code (DefaultReasonFor), so every error has one.
+// Only the generated enumeration's values are used here, never its
+// descriptor: the in-process solver links this without protobuf.
 #ifndef FACTORD_SERVER_ERROR_REASON_H_
 #define FACTORD_SERVER_ERROR_REASON_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -42,14 +45,19 @@ std::optional<v1::ErrorReason> ReasonOf(const absl::Status& status);
 v1::ErrorReason DefaultReasonFor(absl::StatusCode code);
 // The reason a failed status is reported with: its tag, else the default.
 v1::ErrorReason EffectiveReason(const absl::Status& status);
+// `status` tagged with its effective reason (EffectiveReason), so that it
+// carries one as a reply from the daemon would.
+absl::Status WithEffectiveReason(absl::Status status);
 // The reason's wire name ("QUEUE_FULL").
 std::string ReasonName(v1::ErrorReason reason);
-
-// The serialized google.rpc.Status for a failed `status`: code, message,
-// ErrorInfo (always), RetryInfo and BadRequest when tagged.
-std::string SerializedErrorDetails(const absl::Status& status);
+// Every reason this code names, in the .proto's order.
+std::vector<v1::ErrorReason> KnownReasons();
 
 // Shorthands for the common classes.
+// A core InvalidOptionError (core/solver/validate_options.h) as
+// INVALID_OPTION with a field violation on "options.<field>"; any other
+// status is returned unchanged.
+absl::Status InvalidOptionFromCore(absl::Status status);
 // INVALID_ARGUMENT, INVALID_OPTION, BadRequest on `field`: "<field> <why>".
 absl::Status InvalidOption(absl::string_view field, absl::string_view why);
 // INVALID_ARGUMENT, INVALID_REQUEST, BadRequest on `field` when not empty.

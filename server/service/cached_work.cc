@@ -11,7 +11,6 @@
 #include "core/solver/solver.h"
 #include "core/solver/validate_options.h"
 #include "server/error_reason.h"
-#include "server/service/convert.h"
 
 namespace factord::server {
 namespace {

@@ -25,16 +25,6 @@ std::span<const T> View(const google::protobuf::RepeatedField<T>& field) {
 
 }  // namespace
 
-absl::Status InvalidOptionFromCore(absl::Status status) {
-  std::optional<std::string> field = InvalidOptionField(status);
-  if (!field.has_value()) return status;
-  // The core's message is "<field> <why>"; the wire names the field by its
-  // path in the request.
-  absl::string_view why = status.message();
-  if (absl::ConsumePrefix(&why, *field)) absl::ConsumePrefix(&why, " ");
-  return InvalidOption(absl::StrCat("options.", *field), why);
-}
-
 absl::StatusOr<Structure> StructureFromProto(pb::Structure structure) {
   switch (structure) {
     case pb::STRUCTURE_UNSPECIFIED:  // unset: all entries stored

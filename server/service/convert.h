@@ -16,6 +16,8 @@
 #include "core/solver/report.h"
 #include "factord/v1/solver.pb.h"
 #include "server/cache/factor_cache.h"
+#include "server/error_reason.h"
+#include "server/service/matrix_upload.h"
 
 namespace factord::server {
 
@@ -23,10 +25,6 @@ namespace pb = ::factord::v1;
 
 absl::StatusOr<Structure> StructureFromProto(pb::Structure structure);
 pb::Structure StructureToProto(Structure structure);
-
-// A core InvalidOptionError as INVALID_OPTION with a field violation on
-// "options.<field>"; any other status is returned unchanged.
-absl::Status InvalidOptionFromCore(absl::Status status);
 
 absl::StatusOr<Method> MethodFromProto(pb::Method method);
 pb::Method MethodToProto(Method method);
@@ -59,21 +57,9 @@ void SolveReportToProto(const SolveReport& report, pb::SolveReply* reply);
 // What the cache holds about one matrix. bytes_received of the snapshot.
 void CacheEntryToProto(const CacheEntry& entry, pb::MatrixInfo* info);
 
-// Appends a CSR chunk's arrays to the matrix being assembled; see
-// matrix_upload.h for the checks. Kept here so that every proto field
-// access is in this file.
-struct CsrChunkView {
-  std::span<const int64_t> row_nnz;
-  std::span<const int32_t> col_idx;
-  std::span<const double> values;
-};
+// The arrays of a CSR or COO chunk message as views (matrix_upload.h),
+// kept here so that every proto field access is in this file.
 CsrChunkView ViewCsrChunk(const pb::CsrChunk& chunk);
-
-struct CooChunkView {
-  std::span<const int32_t> row_idx;
-  std::span<const int32_t> col_idx;
-  std::span<const double> values;
-};
 CooChunkView ViewCooChunk(const pb::CooChunk& chunk);
 
 }  // namespace factord::server

@@ -2,12 +2,16 @@
 // assembled into a CsrMatrix with core's CsrBuilder / AssembleFromCoo.
 // Limits are checked on the header, before anything is reserved, and the
 // partial matrix lives only in this object: a stream that fails or stops
-// half way leaves nothing behind.
+// half way leaves nothing behind. The parts are taken as plain values
+// (ConsumeHeader, ConsumeCsr, ConsumeCoo), so that the in-process solver
+// uploads through the same checks without protobuf; Consume reads them
+// from a wire message (matrix_upload_wire.cc, the daemon's only).
 #ifndef FACTORD_SERVER_SERVICE_MATRIX_UPLOAD_H_
 #define FACTORD_SERVER_SERVICE_MATRIX_UPLOAD_H_
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,10 +19,37 @@
 #include "absl/status/statusor.h"
 #include "core/matrix/assemble.h"
 #include "core/matrix/csr.h"
-#include "factord/v1/solver.pb.h"
 #include "server/config.h"
 
+namespace factord::v1 {
+class UploadRequest;  // wire type, read by Consume only
+}  // namespace factord::v1
+
 namespace factord::server {
+
+// What an upload's header says.
+struct UploadHeader {
+  std::string id;
+  int64_t n = 0;
+  int64_t nnz = 0;
+  Structure structure = Structure::kGeneral;
+  bool replace = false;
+};
+
+// A chunk of CSR entries: the lengths of the rows it starts (a row's length
+// comes with the chunk of its first entry), then column indices and values.
+struct CsrChunkView {
+  std::span<const int64_t> row_nnz;
+  std::span<const int32_t> col_idx;
+  std::span<const double> values;
+};
+
+// A chunk of COO entries, in any order.
+struct CooChunkView {
+  std::span<const int32_t> row_idx;
+  std::span<const int32_t> col_idx;
+  std::span<const double> values;
+};
 
 class MatrixUpload {
  public:
@@ -32,6 +63,11 @@ class MatrixUpload {
   // CACHE_BUDGET or TENANT_QUOTA: the bytes).
   absl::Status Consume(const v1::UploadRequest& request);
 
+  // The same, by part: the header first, then chunks of one format.
+  absl::Status ConsumeHeader(const UploadHeader& header);
+  absl::Status ConsumeCsr(const CsrChunkView& chunk);
+  absl::Status ConsumeCoo(const CooChunkView& chunk);
+
   // The assembled, validated matrix once the client half-closed; heavy
   // (sorting, validation), so call it on a worker. InvalidArgument when the
   // stream ended early.
@@ -44,8 +80,6 @@ class MatrixUpload {
   bool has_header() const { return has_header_; }
 
  private:
-  absl::Status ConsumeHeader(const v1::MatrixHeader& header);
-
   const ServerConfig* const config_;
   bool has_header_ = false;
   std::string id_;

@@ -2,9 +2,57 @@
 
 #include <string>
 
+#include "core/base/error_details.h"
+#include "google/protobuf/any.pb.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "server/error_reason.h"
 
 namespace factord::server {
+namespace {
+
+// The serialized google.rpc.Status for a failed `status`: code, message,
+// ErrorInfo (always: the status's reason, else its code's default),
+// RetryInfo and BadRequest when tagged (core/base/error_details.h).
+std::string SerializedErrorDetails(const absl::Status& status) {
+  google::rpc::Status out;
+  out.set_code(static_cast<int32_t>(status.code()));
+  out.set_message(std::string(status.message()));
+  const absl::Status tagged = WithEffectiveReason(status);
+  const ErrorInfo info = GetErrorInfo(tagged).value_or(ErrorInfo{});
+  google::rpc::ErrorInfo error_info;
+  error_info.set_reason(info.reason);
+  error_info.set_domain(info.domain);
+  error_info.mutable_metadata()->insert(info.metadata.begin(),
+                                        info.metadata.end());
+  out.add_details()->PackFrom(error_info);
+  std::optional<absl::Duration> delay = GetRetryDelay(status);
+  if (!delay.has_value() && EffectiveReason(status) == v1::UNAVAILABLE) {
+    delay = absl::Seconds(1);
+  }
+  if (delay.has_value()) {
+    google::rpc::RetryInfo retry;
+    const int64_t ns = absl::ToInt64Nanoseconds(*delay);
+    retry.mutable_retry_delay()->set_seconds(ns / 1'000'000'000);
+    retry.mutable_retry_delay()->set_nanos(
+        static_cast<int32_t>(ns % 1'000'000'000));
+    out.add_details()->PackFrom(retry);
+  }
+  const std::vector<FieldViolation> violations = GetFieldViolations(status);
+  if (!violations.empty()) {
+    google::rpc::BadRequest bad;
+    for (const FieldViolation& v : violations) {
+      google::rpc::BadRequest::FieldViolation* field =
+          bad.add_field_violations();
+      field->set_field(v.field);
+      field->set_description(v.description);
+    }
+    out.add_details()->PackFrom(bad);
+  }
+  return out.SerializeAsString();
+}
+
+}  // namespace
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "client/status_details.h"
+#include "core/base/error_details.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/any.pb.h"
 #include "google/rpc/error_details.pb.h"
@@ -60,11 +61,11 @@ TEST(GrpcStatusTest, ReasonRetryDelayAndViolationsAreDecoded) {
   EXPECT_THAT(ErrorMetadata(s), ElementsAre(Pair("queue", "factorize")));
   EXPECT_EQ(RetryDelay(s), absl::Milliseconds(1250));
   EXPECT_THAT(FieldViolations(s), IsEmpty());
-  // The details are payloads under their type URLs.
-  EXPECT_TRUE(
-      s.GetPayload("type.googleapis.com/google.rpc.ErrorInfo").has_value());
-  EXPECT_TRUE(
-      s.GetPayload("type.googleapis.com/google.rpc.RetryInfo").has_value());
+  // The details are the plain ones the in-process solver sets too
+  // (core/base/error_details.h).
+  ASSERT_TRUE(GetErrorInfo(s).has_value());
+  EXPECT_EQ(GetErrorInfo(s)->reason, "QUEUE_FULL");
+  EXPECT_EQ(GetRetryDelay(s), absl::Milliseconds(1250));
 }
 
 TEST(GrpcStatusTest, BadRequestAndGenerationMetadata) {

@@ -230,7 +230,7 @@ def main():
             ("get", ["get", "--id=g"]),
             ("list", ["list"]),
             ("release", ["release", "--id=g"]),
-            ("run", ["run", small, "--method=ldlt", "--krylov=cg"]),
+            ("run", ["run", small, "--method=jacobi", "--krylov=cg"]),
             ("run --keep", ["run", small, "--id=k", "--keep"]),
             ("info", ["info"]),
         ]

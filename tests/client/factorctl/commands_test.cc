@@ -17,6 +17,7 @@
 #include "client/factorctl/args.h"
 #include "client/factord_client.h"
 #include "client/grpc_status.h"
+#include "core/base/error_details.h"
 #include "factord/v1/solver.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "google/rpc/error_details.pb.h"
@@ -196,9 +197,7 @@ TEST(FailureJsonTest, CodeReasonMessageAndDetails) {
   absl::Status busy = client::internal::ClientError(
       absl::StatusCode::kResourceExhausted, "QUEUE_FULL", "queue \"full\"",
       "options.x", {{"queue", "factorize"}});
-  google::rpc::RetryInfo retry;
-  retry.mutable_retry_delay()->set_nanos(500'000'000);
-  client::internal::SetDetail(busy, retry);
+  SetRetryDelay(busy, absl::Milliseconds(500));
   EXPECT_EQ(FailureJson("factorize", "", busy),
             R"({"schema":"factorctl/1","command":"factorize",)"
             R"("code":"RESOURCE_EXHAUSTED",)"

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "factord/v1/solver.pb.h"
 #include "gtest/gtest.h"
 #include "server/error_reason.h"
 
