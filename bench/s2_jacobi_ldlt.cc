@@ -108,7 +108,7 @@ SolveResult SolveWith(const CsrMatrix& a, const CsrMatrix& full,
   std::vector<double> x(a.rows, 0.0);
   SolveReport report;
   SolveResult result;
-  if (SolvePreconditioned(full, a, m, Krylov::kSqmr, b, x, options, ctx,
+  if (SolvePreconditioned(full, a, {}, m, Krylov::kSqmr, b, x, options, ctx,
                           &report)
           .ok()) {
     result.iterations = report.iterations;

@@ -23,6 +23,20 @@ namespace {
 
 constexpr int kHandleSize = 64;  // pointers in pt
 
+// pardiso-project's defaults of iparm for mtype, for what this library
+// reads or reports: pardisoinit's, and a phase's when IPARM(1) = 0.
+void FillDefaultIparm(int mtype, int* iparm) {
+  std::fill(iparm, iparm + 64, 0);
+  const bool symmetric = SymmetricType(mtype);
+  iparm[0] = 1;                   // IPARM(1): iparm is filled
+  iparm[1] = 2;                   // IPARM(2): METIS ordering
+  iparm[2] = 1;                   // IPARM(3): threads (the daemon's own)
+  iparm[9] = symmetric ? 8 : 13;  // IPARM(10): pivot perturbation 1e-k
+  iparm[10] = symmetric ? 0 : 1;  // IPARM(11): scaling
+  iparm[12] = symmetric ? 0 : 1;  // IPARM(13): matching
+  iparm[20] = 1;                  // IPARM(21): 1x1 and 2x2 pivoting
+}
+
 int Refuse(const char* where, int error, const std::string& text) {
   std::fprintf(stderr, "factord pardiso: %s: error %d: %s\n", where, error,
                text.c_str());
@@ -77,7 +91,16 @@ int Pardiso(void* pt, const int* maxfct, const int* mnum, const int* mtype,
                   absl::StrCat("matrix type ", *mtype,
                                " is not supported (only -2, 2, 1, 11: real)"));
   }
+  if (iparm[0] == 0) {
+    // IPARM(1) = 0: every entry but IPARM(3) takes its default (PARDISO's
+    // rule), written back as pardisoinit writes them; IPARM(1) stays 0.
+    const int threads = iparm[2];
+    FillDefaultIparm(*mtype, iparm);
+    iparm[0] = 0;
+    iparm[2] = threads;
+  }
   const bool analysis = *phase == 11 || *phase == 12 || *phase == 13;
+  const bool factorizes = analysis || *phase == 22 || *phase == 23;
   const bool solves = *phase == 13 || *phase == 23 || *phase == 33;
   if (analysis && iparm[4] != 0) {
     return Refuse(where.c_str(), kInputInconsistent,
@@ -92,6 +115,12 @@ int Pardiso(void* pt, const int* maxfct, const int* mnum, const int* mtype,
   if (iparm[31] != 0) {
     return Refuse(where.c_str(), kInputInconsistent,
                   "iparm(32) != 0: the iterative solver is not supported");
+  }
+  if (factorizes && iparm[32] != 0) {
+    return Refuse(where.c_str(), kInputInconsistent,
+                  absl::StrCat("iparm(33) = ", iparm[32],
+                               ": the determinant is not computed (factord "
+                               "reports the inertia, not det(A))"));
   }
   if (*phase == 0 && solver == nullptr) return kNoError;
   if (solver == nullptr) {
@@ -137,17 +166,8 @@ FACTORD_PARDISO_EXPORT void pardisoinit(void* pt, int* mtype, int* solver,
     return;
   }
   std::memset(pt, 0, kHandleSize * sizeof(void*));
-  std::fill(iparm, iparm + 64, 0);
+  FillDefaultIparm(*mtype, iparm);
   if (dparm != nullptr) std::fill(dparm, dparm + 64, 0.0);
-  // pardiso-project's defaults for what this library reads or reports.
-  const bool symmetric = SymmetricType(*mtype);
-  iparm[0] = 1;                   // IPARM(1): iparm is filled
-  iparm[1] = 2;                   // IPARM(2): METIS ordering
-  iparm[2] = 1;                   // IPARM(3): threads (the daemon's own)
-  iparm[9] = symmetric ? 8 : 13;  // IPARM(10): pivot perturbation 1e-k
-  iparm[10] = symmetric ? 0 : 1;  // IPARM(11): scaling
-  iparm[12] = symmetric ? 0 : 1;  // IPARM(13): matching
-  iparm[20] = 1;                  // IPARM(21): 1x1 and 2x2 pivoting
   *error = kNoError;
   if (!SupportedMatrixType(*mtype)) {
     *error = Refuse("pardisoinit", kInputInconsistent,

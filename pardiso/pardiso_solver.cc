@@ -10,6 +10,15 @@
 // unchanged pattern follows a factorization with perturbed pivots (what
 // Ipopt does to ask for a better factorization), the pivot threshold u of
 // that matrix goes up tenfold, 0.01 -> 0.1 -> 0.5, and stays.
+// An ldlt factorization whose inertia the daemon does not trust although
+// it perturbed nothing (pivot growth: its a-posteriori factor check
+// failed) is not handed on: the phase refactorizes at once with u raised
+// the same way, and when u = 0.5 does not give a trusted factor either it
+// returns error -4, on which Ipopt perturbs the matrix
+// (IpPardisoSolverInterface: -4 is SYMSOLVER_SINGULAR). Solves (phase 33,
+// and those of 13 and 23) that do not converge return 0, as PARDISO's do:
+// Ipopt treats any non-zero phase 33 error as fatal but checks the
+// residual of every solution itself (docs/pardiso.md, Errors).
 #include "pardiso/pardiso_solver.h"
 
 #include <unistd.h>
@@ -305,27 +314,48 @@ int PardisoSolver::Factorize(const Call& c, bool solve) {
   const bool ldlt = SymmetricType(mtype_);
   options.method = ldlt ? "ldlt" : "lu";
   options.ordering = OrderingOf(Iparm(c.iparm, 2));
-  if (ldlt) {
-    options.pivot_threshold =
-        f.pivot_threshold > 0 ? f.pivot_threshold : base_pivot_threshold_;
-  }
   options.deterministic = Iparm(c.iparm, 34) != 0;
   const int nrhs = solve ? c.nrhs : 0;
   double* out = in_b ? c.b : c.x;
+  // The right-hand sides again for a repeated step (the solutions may have
+  // overwritten b).
+  std::vector<double> rhs;
+  if (solve) rhs.assign(c.b, c.b + int64_t{n_} * c.nrhs);
   f.factorized = false;
-  if (factord_status s = factord_step(
-          connection_, f.id.c_str(), values, &options, nullptr, nullptr, nrhs,
-          solve ? c.b : nullptr, solve ? out : nullptr);
-      s != FACTORD_OK) {
-    return FailFromLastError(c, s, absl::StrCat("factorizing '", f.id, "'"));
-  }
-  daemon_unreachable_ = false;
-  if (values != nullptr) {
-    f.sent_values.assign(c.a, c.a + nnz());
-    f.values_known = true;
-  }
   factord_factor_report r;
-  factord_last_factor_report(connection_, f.id.c_str(), &r);
+  std::string raised;
+  while (true) {
+    if (ldlt) options.pivot_threshold = PivotThreshold(f);
+    if (factord_status s = factord_step(
+            connection_, f.id.c_str(), values, &options, nullptr, nullptr, nrhs,
+            solve ? rhs.data() : nullptr, solve ? out : nullptr);
+        s != FACTORD_OK) {
+      return FailFromLastError(c, s, absl::StrCat("factorizing '", f.id, "'"));
+    }
+    daemon_unreachable_ = false;
+    if (values != nullptr) {
+      f.sent_values.assign(c.a, c.a + nnz());
+      f.values_known = true;
+      values = nullptr;  // the daemon holds them now
+    }
+    factord_last_factor_report(connection_, f.id.c_str(), &r);
+    // An inertia not trusted although nothing was perturbed: pivot growth.
+    if (!ldlt || r.status != FACTORD_FACTOR_OK || r.inertia_reliable) break;
+    const double u = options.pivot_threshold > 0 ? options.pivot_threshold
+                                                 : kDefaultPivotThreshold;
+    if (u >= kMaxPivotThreshold) {
+      Print(c, absl::StrCat(r.method, ", inertia unreliable", raised),
+            Seconds(start));
+      return Fail(c, kZeroPivot,
+                  absl::StrCat("the factorization's inertia is unreliable "
+                               "(pivot growth) even at pivot threshold ",
+                               u, ": perturb or regularize the matrix"));
+    }
+    f.pivot_threshold = std::min(kMaxPivotThreshold, 10 * u);
+    absl::StrAppend(&raised, raised.empty() ? "; " : ", ",
+                    "inertia unreliable: pivot threshold raised to ",
+                    f.pivot_threshold);
+  }
   f.perturbed = r.perturbed_pivots > 0;
   Iparm(c.iparm, 14) =
       static_cast<int>(std::min<int64_t>(r.perturbed_pivots, INT_MAX));
@@ -342,7 +372,10 @@ int PardisoSolver::Factorize(const Call& c, bool solve) {
       ", delayed ", r.delayed_pivots, ", nnz(L) ", r.nnz_factor,
       r.analysis_reused ? ", analysis reused" : ", analysis made",
       sent ? ", values sent" : ", values unchanged",
-      solve ? absl::StrCat(", ", c.nrhs, " rhs solved") : "",
+      solve ? absl::StrCat(", ", c.nrhs, " rhs solved",
+                           UnconvergedNote(f.id, c.nrhs))
+            : "",
+      raised,
       absl::StrFormat("; daemon: factorize %.3f ms, queue %.3f ms",
                       1e3 * r.factorize_s, 1e3 * r.queue_s));
   // Numerical failures PARDISO reports as a zero pivot: a singular LU, or
@@ -390,8 +423,9 @@ int PardisoSolver::Solve(const Call& c) {
   const int steps = RefinementSteps(f.id, c.nrhs, &worst);
   Iparm(c.iparm, 7) = steps;
   Print(c,
-        absl::StrFormat("%d rhs, refinement steps %d, backward error %.2e%s",
-                        c.nrhs, steps, worst, in_b ? ", solution in b" : ""),
+        absl::StrFormat("%d rhs, refinement steps %d, backward error %.2e%s%s",
+                        c.nrhs, steps, worst, in_b ? ", solution in b" : "",
+                        UnconvergedNote(f.id, c.nrhs)),
         Seconds(start));
   return kNoError;
 }
@@ -412,6 +446,36 @@ int PardisoSolver::RefinementSteps(const std::string& id, int nrhs,
   }
   if (worst_backward_error != nullptr) *worst_backward_error = worst;
   return steps;
+}
+
+std::string PardisoSolver::UnconvergedNote(const std::string& id,
+                                           int nrhs) const {
+  std::vector<factord_solve_report> reports(nrhs);
+  int64_t count = 0;
+  if (factord_last_solve_reports(connection_, id.c_str(), reports.data(), nrhs,
+                                 &count) != FACTORD_OK) {
+    return "";
+  }
+  int unconverged = 0;
+  double worst = 0;
+  const char* status = "";
+  for (int64_t k = 0; k < std::min<int64_t>(count, nrhs); ++k) {
+    if (reports[k].status == FACTORD_SOLVE_CONVERGED) continue;
+    ++unconverged;
+    if (reports[k].relative_residual >= worst) {
+      worst = reports[k].relative_residual;
+      status = reports[k].status == FACTORD_SOLVE_SINGULAR ? "singular"
+                                                           : "not converged";
+    }
+  }
+  if (unconverged == 0) return "";
+  return absl::StrFormat(
+      ", %d not converged (worst: %s, relative residual %.2e)", unconverged,
+      status, worst);
+}
+
+double PardisoSolver::PivotThreshold(const Factor& f) const {
+  return f.pivot_threshold > 0 ? f.pivot_threshold : base_pivot_threshold_;
 }
 
 int PardisoSolver::Release(int mnum) {

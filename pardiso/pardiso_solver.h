@@ -82,6 +82,11 @@ class PardisoSolver {
   // right-hand sides of matrix `id`, and their worst backward error.
   int RefinementSteps(const std::string& id, int nrhs,
                       double* worst_backward_error) const;
+  // ", k not converged (worst: ...)" for the last solve of matrix `id`
+  // when some of its nrhs right-hand sides did not converge, else "".
+  std::string UnconvergedNote(const std::string& id, int nrhs) const;
+  // The ldlt pivot threshold to ask for matrix f (0: the daemon's).
+  double PivotThreshold(const Factor& f) const;
   int64_t nnz() const { return ia_.empty() ? 0 : ia_[n_] - 1; }
 
   // Records a failure: prints "factord pardiso: phase P: error E: text" on

@@ -2,14 +2,16 @@
 // blocking, block level-of-fill; pattern only, reused when values change);
 // factorization = BlockIldltFactor (Ruiz scaling, shifts, numeric block
 // ILDL^T); solve = a Krylov method on the matrix as uploaded (expanded once)
-// with the factor as preconditioner: SQMR when krylov is auto (S1 §IV-C),
-// any other method of the family on request. Converged is decided on the
-// true residual of the uploaded matrix (solver/residual.h).
+// plus the shifts, the system the factor approximates, with the factor as
+// preconditioner: SQMR when krylov is auto (S1 §IV-C), any other method of
+// the family on request. Converged is decided on the true residual of that
+// system (solver/residual.h).
 // The inertia of an incomplete factor says nothing reliable about A's:
 // inertia_reliable is always false, and the inertia is left empty.
 #include "core/block_ildlt/block_ildlt_method.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/base/timer.h"
@@ -46,17 +48,21 @@ class BlockPreconditionerFactorization final : public Factorization {
  public:
   BlockPreconditionerFactorization(Method method,
                                    std::shared_ptr<const CsrMatrix> uploaded,
-                                   CsrMatrix full,
+                                   std::vector<double> shift, CsrMatrix full,
                                    std::unique_ptr<BlockIldltFactor> factor,
                                    FactorReport report)
       : method_(method),
         uploaded_(std::move(uploaded)),
+        shift_(std::move(shift)),
         full_(std::move(full)),
         factor_(std::move(factor)),
         report_(std::move(report)) {}
 
   const FactorReport& report() const override { return report_; }
-  int64_t bytes() const override { return full_.bytes() + factor_->bytes(); }
+  int64_t bytes() const override {
+    return full_.bytes() + factor_->bytes() +
+           static_cast<int64_t>(shift_.size() * sizeof(double));
+  }
 
   absl::Status Solve(std::span<const double> b, std::span<double> x,
                      const SolveOptions& options, const ExecContext& ctx,
@@ -65,6 +71,7 @@ class BlockPreconditionerFactorization final : public Factorization {
  private:
   Method method_;
   std::shared_ptr<const CsrMatrix> uploaded_;
+  std::vector<double> shift_;  // ShiftVector of the options; empty: none
   CsrMatrix full_;
   std::unique_ptr<BlockIldltFactor> factor_;
   FactorReport report_;
@@ -89,8 +96,8 @@ absl::Status BlockPreconditionerFactorization::Solve(
         " is a preconditioner for sqmr, gmres, idr or bicgstab, not krylov '",
         KrylovName(krylov), "'"));
   }
-  if (absl::Status s = SolvePreconditioned(full_, *uploaded_, *factor_, krylov,
-                                           b, x, options, ctx, report);
+  if (absl::Status s = SolvePreconditioned(full_, *uploaded_, shift_, *factor_,
+                                           krylov, b, x, options, ctx, report);
       !s.ok()) {
     return s;
   }
@@ -161,17 +168,19 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeBlockIldlt(
                          " block columns not finite (first: block column ",
                          stats.first_not_finite_column, ")")
           : "");
+  const int64_t n = a->rows;
   return MakeBlockPreconditionerFactorization(
-      Method::kBlockIldlt, std::move(a), std::move(full), *std::move(factor),
-      std::move(report));
+      Method::kBlockIldlt, std::move(a), options.ShiftVector(n),
+      std::move(full), *std::move(factor), std::move(report));
 }
 
 std::shared_ptr<const Factorization> MakeBlockPreconditionerFactorization(
-    Method method, std::shared_ptr<const CsrMatrix> uploaded, CsrMatrix full,
+    Method method, std::shared_ptr<const CsrMatrix> uploaded,
+    std::vector<double> shift, CsrMatrix full,
     std::unique_ptr<BlockIldltFactor> factor, FactorReport report) {
   return std::make_shared<BlockPreconditionerFactorization>(
-      method, std::move(uploaded), std::move(full), std::move(factor),
-      std::move(report));
+      method, std::move(uploaded), std::move(shift), std::move(full),
+      std::move(factor), std::move(report));
 }
 
 }  // namespace factord::internal

@@ -10,8 +10,8 @@
 // scaling of the shifted matrix (scaling = column_norm, S4 §3), IKJ on the
 // pattern; for ic the factor is IC(k) in LDL^T form (S4 eq. 1). Breakdown
 // restarts on A + alpha diag(A), reported in FactorReport.message and
-// perturbed_pivots. The shifts change the preconditioner only: the Krylov
-// method solves the system as uploaded.
+// perturbed_pivots. The shifted matrix is the system: the Krylov method
+// solves A + shifts, preconditioned by the factor of A + shifts.
 // Solve (incomplete_preconditioner.h): PCG for ic, GMRES for ilu (Krylov
 // auto) with triangular solves trisolve = exact | jacobi | block_jacobi and
 // trisolve_sweeps sweeps (S4 eqs. 2-5); blocks of at most
@@ -39,17 +39,20 @@ namespace {
 class IncompleteFactorization final : public Factorization {
  public:
   IncompleteFactorization(Method method, std::shared_ptr<const CsrMatrix> a,
+                          std::vector<double> shift,
                           std::shared_ptr<const CsrMatrix> full,
                           std::unique_ptr<IncompletePreconditioner> m,
                           FactorReport report)
       : method_(method),
         a_(std::move(a)),
+        shift_(std::move(shift)),
         full_(std::move(full)),
         m_(std::move(m)),
         report_(std::move(report)) {}
   const FactorReport& report() const override { return report_; }
   int64_t bytes() const override {
-    return (full_ != a_ ? full_->bytes() : 0) + m_->bytes();
+    return (full_ != a_ ? full_->bytes() : 0) + m_->bytes() +
+           static_cast<int64_t>(shift_.size() * sizeof(double));
   }
   absl::Status Solve(std::span<const double> b, std::span<double> x,
                      const SolveOptions& options, const ExecContext& ctx,
@@ -69,8 +72,8 @@ class IncompleteFactorization final : public Factorization {
       return absl::InvalidArgumentError(
           "ic/ilu are preconditioners and need a Krylov method");
     }
-    if (absl::Status s = SolvePreconditioned(*full_, *a_, *m_, krylov, b, x,
-                                             options, ctx, report);
+    if (absl::Status s = SolvePreconditioned(*full_, *a_, shift_, *m_, krylov,
+                                             b, x, options, ctx, report);
         !s.ok()) {
       return s;
     }
@@ -81,6 +84,7 @@ class IncompleteFactorization final : public Factorization {
  private:
   Method method_;
   std::shared_ptr<const CsrMatrix> a_;
+  std::vector<double> shift_;  // ShiftVector of the options; empty: none
   std::shared_ptr<const CsrMatrix> full_;
   std::unique_ptr<IncompletePreconditioner> m_;
   FactorReport report_;
@@ -215,9 +219,10 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIncomplete(
   }
   report.factorize_s = timer.Seconds();
   report.factor_bytes = (full != a ? full->bytes() : 0) + (*m)->bytes();
+  const int64_t n = a->rows;
   return std::make_shared<IncompleteFactorization>(
-      options.method, std::move(a), std::move(full), *std::move(m),
-      std::move(report));
+      options.method, std::move(a), options.ShiftVector(n), std::move(full),
+      *std::move(m), std::move(report));
 }
 
 }  // namespace factord::internal

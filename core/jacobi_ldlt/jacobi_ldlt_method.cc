@@ -10,11 +10,11 @@
 // over the whole product L D L^T (S2 Fig. 3; BlockProductError) after every
 // sweep in FactorReport.sweep_errors. Solve: the factor wrapped as a
 // BlockIldltFactor (same blocked triangular solves as block_ildlt) and
-// SolvePreconditioned. No dropping: every block of the pattern is kept. Limits:
-// the inertia counted from D is that of an incomplete, possibly unconverged and
-// perturbed factor, so inertia_reliable is false; the outer push-back pivoting
-// (S2 §V-A, jacobi_ldlt_pushback.h) is implemented but off (kJacobiLdltPushBack
-// below), with no option to turn it on yet.
+// SolvePreconditioned on A plus the shifts. No dropping: every block of the
+// pattern is kept. Limits: the inertia counted from D is that of an incomplete,
+// possibly unconverged and perturbed factor, so inertia_reliable is false; the
+// outer push-back pivoting (S2 §V-A, jacobi_ldlt_pushback.h) is implemented but
+// off (kJacobiLdltPushBack below), with no option to turn it on yet.
 #include <memory>
 #include <utility>
 
@@ -178,9 +178,10 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeJacobiLdlt(
       std::move(run->iterate.pivot_order), std::move(run->iterate.pivot_size),
       std::move(run->iterate.d_diag), std::move(run->iterate.d_off), stats);
   report.factor_bytes = full.bytes() + factor->bytes();
+  const int64_t n = a->rows;
   return MakeBlockPreconditionerFactorization(
-      Method::kJacobiLdlt, std::move(a), std::move(full), std::move(factor),
-      std::move(report));
+      Method::kJacobiLdlt, std::move(a), options.ShiftVector(n),
+      std::move(full), std::move(factor), std::move(report));
 }
 
 }  // namespace factord::internal

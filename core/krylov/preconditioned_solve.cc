@@ -10,14 +10,41 @@
 #include "core/solver/residual.h"
 
 namespace factord {
+namespace {
+
+// y = (A + diag(shift)) x: the backend's SpMV, then the diagonal (x and y
+// are host vectors on every backend).
+class ShiftedCsrOperator final : public LinearOperator {
+ public:
+  ShiftedCsrOperator(const CsrMatrix& a, std::span<const double> shift)
+      : a_(a), shift_(shift) {}
+  int64_t size() const override { return a_.size(); }
+  void Apply(const ExecContext& ctx, std::span<const double> x,
+             std::span<double> y) const override {
+    a_.Apply(ctx, x, y);
+    for (size_t i = 0; i < shift_.size(); ++i) y[i] += shift_[i] * x[i];
+  }
+
+ private:
+  CsrOperator a_;
+  std::span<const double> shift_;
+};
+
+}  // namespace
 
 absl::Status SolvePreconditioned(const CsrMatrix& expanded,
                                  const CsrMatrix& uploaded,
+                                 std::span<const double> shift,
                                  const Preconditioner& m, Krylov krylov,
                                  std::span<const double> b, std::span<double> x,
                                  const SolveOptions& options,
                                  const ExecContext& ctx, SolveReport* report) {
-  const CsrOperator a(expanded);
+  if (!shift.empty() && static_cast<int64_t>(shift.size()) != expanded.rows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the shift has ", shift.size(), " entries, the matrix ",
+                     expanded.rows, " rows"));
+  }
+  const ShiftedCsrOperator a(expanded, shift);
   auto run = [&](const KrylovOptions& o) -> absl::StatusOr<KrylovResult> {
     switch (krylov) {
       case Krylov::kCg:
@@ -51,7 +78,7 @@ absl::Status SolvePreconditioned(const CsrMatrix& expanded,
     // method reports as a breakdown: the device error is the answer.
     if (absl::Status s = ctx.CheckDevice(); !s.ok()) return s;
     iterations += result->iterations;
-    norms = ComputeResidualNorms(uploaded, b, x);
+    norms = ComputeResidualNorms(uploaded, shift, b, x);
     if (result->status != SolveStatus::kConverged ||
         norms.relative_residual <= options.tolerance ||
         iterations >= options.max_iterations) {

@@ -17,8 +17,10 @@
 // (threshold 1x1/2x2 pivoting inside each front, delays to the parent,
 // perturbation only at a root), inertia counted from D. Solve: supernodal
 // substitution (ldlt_solve.h; many right-hand sides as one matrix) and
-// iterative refinement on the matrix as uploaded only while the solution
-// misses its target and a step still helps.
+// iterative refinement on the system factorized, the matrix as uploaded
+// plus the IPM shifts (the regularized system the caller asked for), only
+// while the solution misses its target and a step still helps; the
+// residuals reported are that system's.
 //
 // Pivoting policy (core/dense/kernels/dense_ldlt.h): threshold u = 0.01 first;
 // a front may delay up to a quarter of its own columns, beyond that it takes
@@ -44,9 +46,10 @@
 // use the blocked kernel (dense_ldlt_blocked.h), but the forced elimination
 // at a root is unblocked; perturbed pivots (numerically singular
 // matrices) make the inertia unreliable and the status kPerturbed. Refinement
-// runs against the matrix as uploaded (unshifted): with large IPM shifts it
-// stops at the first step that halves neither the relative residual nor the
-// backward error. The factor lives in slots sized by the analysis; only
+// runs against the shifted matrix, the system factorized, so it converges
+// whatever the size of the shifts; a caller that wants the unshifted
+// system's solution refines against that itself (the shifted factor as its
+// preconditioner). The factor lives in slots sized by the analysis; only
 // fronts that received delayed pivots allocate their own storage.
 // block_ildlt (the incomplete variant) is routed to
 // core/block_ildlt/block_ildlt_method.cc.
@@ -85,8 +88,8 @@ constexpr int kMaxRefinementSteps = 10;
 // (|A||x| + |b|) (Higham, ASNA 2nd ed., §12.2: fixed-precision refinement
 // reaches a backward error of order eps and no further), so a backward
 // error of 4 eps is backward stable and a step below it only reshuffles
-// roundoff; above it, a step fixes pivot growth, perturbed pivots and the
-// IPM shifts. Measured on the shared KKT set (156 systems, tolerance
+// roundoff; above it, a step fixes pivot growth and perturbed pivots.
+// Measured on the shared KKT set (156 systems, tolerance
 // 1e-10): every step this target called for was kept (the backward error
 // fell from up to 1e-12 to below 1e-16), one of them from 6.4 eps; 3D
 // Poisson 32^3 and 48^3 end their first substitution at 1.4 to 3.2 eps.
@@ -146,10 +149,12 @@ std::vector<std::pair<int32_t, int32_t>> AnalysisPairs(
 class LdltFactorization final : public Factorization {
  public:
   LdltFactorization(std::shared_ptr<const CsrMatrix> a,
+                    std::vector<double> shift,
                     std::shared_ptr<const LdltAnalysis> analysis,
                     std::vector<double> scaling, FrontFactors fronts,
                     FactorReport report)
       : a_(std::move(a)),
+        shift_(std::move(shift)),
         analysis_(std::move(analysis)),
         scaling_(std::move(scaling)),
         fronts_(std::move(fronts)),
@@ -157,7 +162,8 @@ class LdltFactorization final : public Factorization {
 
   const FactorReport& report() const override { return report_; }
   int64_t bytes() const override {
-    return static_cast<int64_t>(scaling_.size() * sizeof(double)) +
+    return static_cast<int64_t>((scaling_.size() + shift_.size()) *
+                                sizeof(double)) +
            fronts_.bytes();
   }
 
@@ -188,44 +194,45 @@ class LdltFactorization final : public Factorization {
     }
   }
 
-  // r = b - A x0 for one column; x0 = 0 needs no product.
+  // r = b - A_f x0 for one column; x0 = 0 needs no product.
   void InitialResidual(std::span<const double> b, std::span<const double> x0,
                        std::span<double> r) const {
     if (std::all_of(x0.begin(), x0.end(), [](double v) { return v == 0; })) {
       std::copy(b.begin(), b.end(), r.begin());
       return;
     }
-    MultiplyUploaded(*a_, x0, r);
+    MultiplyShifted(*a_, shift_, x0, r);
     for (size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
   }
 
   // Refinement of nrhs columns (n x nrhs, column-major) after their first
-  // substitution, on the matrix as uploaded. A column takes a step
-  // x += A_f^{-1} (b - A x) only while it misses the target (backward error
+  // substitution, on A_f = A + diag(shift_), the system factorized. A
+  // column takes a step x += A_f^{-1} (b - A_f x) only while it misses the
+  // target (backward error
   // above kTargetBackwardError, or relative residual above
   // options.tolerance), and keeps it only while it helps: it at least
   // halves the relative residual, or keeps it and halves the backward
   // error; a step that does not help is undone and ends the column's
   // refinement. The columns stepping in the same round are substituted as
-  // one matrix. One product with A per column and step, the norms computed
+  // one matrix. One product with A_f per column and step, the norms computed
   // from its residual. Fills the norms, iterations (steps kept), status and
   // message of reports[0, nrhs).
   absl::Status Refine(std::span<const double> b, std::span<double> x, int nrhs,
                       const SolveOptions& options, const ExecContext& ctx,
                       SolveReport* reports) const {
     const int64_t n = a_->rows;
-    const double norm_a = InfinityNorm(*a_);
+    const double norm_a = InfinityNorm(*a_, shift_);
     // r: the residuals of the columns stepping next, packed in their order;
     // kept: their x before the step.
     std::vector<double> r(n * nrhs), kept(n * nrhs), y, work;
     std::vector<ResidualNorms> best(nrhs);
     std::vector<int> steps(nrhs, 0), active, next;
-    // r_slot = b_c - A x_c, and its norms
+    // r_slot = b_c - A_f x_c, and its norms
     auto residual = [&](int c, int slot) {
       std::span<const double> bc = b.subspan(c * n, n);
       std::span<const double> xc = x.subspan(c * n, n);
       std::span<double> rs = std::span<double>(r).subspan(slot * n, n);
-      MultiplyUploaded(*a_, xc, rs);
+      MultiplyShifted(*a_, shift_, xc, rs);
       for (int64_t i = 0; i < n; ++i) rs[i] = bc[i] - rs[i];
       return ResidualNormsOf(bc, xc, rs, norm_a);
     };
@@ -286,7 +293,7 @@ class LdltFactorization final : public Factorization {
     return absl::OkStatus();
   }
 
-  // X = X0 + A_f^{-1} (B - A X0) for all columns as one matrix, then
+  // X = X0 + A_f^{-1} (B - A_f X0) for all columns as one matrix, then
   // Refine. b and x have n * nrhs entries (checked by the caller); reports
   // has nrhs entries, each given the call's timings.
   absl::Status SolveColumns(std::span<const double> b, std::span<double> x,
@@ -350,6 +357,7 @@ class LdltFactorization final : public Factorization {
 
  private:
   std::shared_ptr<const CsrMatrix> a_;
+  std::vector<double> shift_;  // ShiftVector of the options; empty: none
   std::shared_ptr<const LdltAnalysis> analysis_;
   std::vector<double> scaling_;
   FrontFactors fronts_;
@@ -583,8 +591,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
                                     " (pivot growth): inertia unreliable"),
       scaling_note);
   auto factorization = std::make_shared<LdltFactorization>(
-      std::move(a), std::move(analysis), std::move(scaling), std::move(fronts),
-      std::move(report));
+      std::move(a), options.ShiftVector(n), std::move(analysis),
+      std::move(scaling), std::move(fronts), std::move(report));
   return factorization;
 }
 

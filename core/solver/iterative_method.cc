@@ -14,8 +14,9 @@
 // Scaling: Jacobi and block-Jacobi are invariant under symmetric diagonal
 // scaling (the blocks of D A D are D_b A_bb D_b), so FactorOptions.scaling
 // does not change the preconditioned iteration and is not applied.
-// Shifts (shift_first/shift_rest) regularize the preconditioner's diagonal
-// only: the Krylov method solves the system as uploaded.
+// Shifts (shift_first/shift_rest, diagonal_shift) change the system: the
+// preconditioner is built from A + shifts and the Krylov method solves
+// (A + shifts) x = b, as every method that takes shifts does.
 #include <memory>
 #include <vector>
 
@@ -69,11 +70,13 @@ class IterativeFactorization final : public Factorization {
  public:
   IterativeFactorization(Method method,
                          std::shared_ptr<const CsrMatrix> uploaded,
+                         std::vector<double> shift,
                          std::shared_ptr<const CsrMatrix> full,
                          std::unique_ptr<Preconditioner> preconditioner,
                          int64_t preconditioner_bytes, FactorReport report)
       : method_(method),
         uploaded_(std::move(uploaded)),
+        shift_(std::move(shift)),
         full_(std::move(full)),
         preconditioner_(std::move(preconditioner)),
         preconditioner_bytes_(preconditioner_bytes),
@@ -83,7 +86,8 @@ class IterativeFactorization final : public Factorization {
   int64_t bytes() const override {
     // The uploaded matrix belongs to the cache entry; count the expansion
     // only when it is a separate copy.
-    return (full_ != uploaded_ ? full_->bytes() : 0) + preconditioner_bytes_;
+    return (full_ != uploaded_ ? full_->bytes() : 0) + preconditioner_bytes_ +
+           static_cast<int64_t>(shift_.size() * sizeof(double));
   }
 
   absl::Status Solve(std::span<const double> b, std::span<double> x,
@@ -93,6 +97,7 @@ class IterativeFactorization final : public Factorization {
  private:
   Method method_;
   std::shared_ptr<const CsrMatrix> uploaded_;
+  std::vector<double> shift_;  // ShiftVector of the options; empty: none
   std::shared_ptr<const CsrMatrix> full_;
   std::unique_ptr<Preconditioner> preconditioner_;
   int64_t preconditioner_bytes_;
@@ -132,9 +137,11 @@ absl::Status IterativeFactorization::Solve(std::span<const double> b,
                      "' is iterative and needs a Krylov method, not krylov '",
                      KrylovName(krylov), "'"));
   }
-  // Converged is decided on the true residual of the matrix as uploaded.
-  if (absl::Status s = SolvePreconditioned(*full_, *uploaded_, *preconditioner_,
-                                           krylov, b, x, options, ctx, report);
+  // Converged is decided on the true residual of the matrix as uploaded
+  // plus the shifts.
+  if (absl::Status s =
+          SolvePreconditioned(*full_, *uploaded_, shift_, *preconditioner_,
+                              krylov, b, x, options, ctx, report);
       !s.ok()) {
     return s;
   }
@@ -212,12 +219,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIterative(
           : a;
   report.preprocess_s = timer.Seconds();
   timer.Reset();
-  // IPM regularization of the preconditioner's diagonal.
-  std::vector<double> shift;
-  if (options.HasShift()) {
-    shift.resize(a->rows);
-    for (int64_t i = 0; i < a->rows; ++i) shift[i] = options.ShiftOf(i);
-  }
+  // IPM regularization: of the preconditioner's diagonal and of the system.
+  std::vector<double> shift = options.ShiftVector(a->rows);
   std::unique_ptr<Preconditioner> preconditioner;
   int64_t preconditioner_bytes = 0;
   switch (options.method) {
@@ -274,8 +277,8 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeIterative(
   report.factorize_s = timer.Seconds();
   report.factor_bytes = (full != a ? full->bytes() : 0) + preconditioner_bytes;
   return std::make_shared<IterativeFactorization>(
-      options.method, std::move(a), std::move(full), std::move(preconditioner),
-      preconditioner_bytes, std::move(report));
+      options.method, std::move(a), std::move(shift), std::move(full),
+      std::move(preconditioner), preconditioner_bytes, std::move(report));
 }
 
 }  // namespace factord::internal

@@ -81,9 +81,11 @@ struct FactorOptions : LdltOptions,
   // IPM regularization without re-upload: shift_first is added to the first
   // shift_count diagonal entries, shift_rest to the others, and
   // diagonal_shift[i] (when not empty: n entries) to entry i on top. The
-  // shifts change the matrix factorized (the preconditioner), not the
-  // system solved. Every method applies them but none (no preconditioner)
-  // and lu (UMFPACK factorizes the matrix as uploaded), which refuse them.
+  // shifted matrix is the system: it is factorized (for the iterative
+  // methods: the preconditioner is built from it), its solves solve it and
+  // report its residuals (core/solver/residual.h). Every method applies
+  // them but none (no preconditioner) and lu (UMFPACK factorizes the matrix
+  // as uploaded), which refuse them.
   double shift_first = 0.0;
   double shift_rest = 0.0;
   int64_t shift_count = 0;
@@ -103,6 +105,16 @@ struct FactorOptions : LdltOptions,
   }
   bool HasShift() const {
     return shift_first != 0 || shift_rest != 0 || !diagonal_shift.empty();
+  }
+  // ShiftOf(i) for i in [0, n), or empty when !HasShift(): the diagonal the
+  // factorized system adds to the matrix as uploaded, which its solves
+  // solve with (core/solver/residual.h).
+  std::vector<double> ShiftVector(int64_t n) const {
+    std::vector<double> shift;
+    if (!HasShift()) return shift;
+    shift.resize(n);
+    for (int64_t i = 0; i < n; ++i) shift[i] = ShiftOf(i);
+    return shift;
   }
 
   // A key of the options that determine the analysis, for the analysis cache.

@@ -59,7 +59,8 @@ struct FactorReport {
 
 struct SolveReport {
   SolveStatus status = SolveStatus::kConverged;
-  // Both on the matrix as uploaded: unscaled, unregularized, expanded.
+  // Both on the system factorized: the matrix as uploaded plus the IPM
+  // shifts (FactorOptions::ShiftVector), unscaled, expanded.
   double relative_residual = 0;  // ||b - Ax||_2 / ||b||_2
   double backward_error =
       0;               // ||b-Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf)

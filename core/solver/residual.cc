@@ -1,5 +1,6 @@
-// True residuals, recomputed from the matrix as uploaded: convergence is
-// never decided on a Krylov quasi-residual.
+// True residuals, recomputed from the matrix as uploaded (plus the IPM
+// shifts when the factorization had them): convergence is never decided on
+// a Krylov quasi-residual.
 #include "core/solver/residual.h"
 
 #include <algorithm>
@@ -25,6 +26,12 @@ void MultiplyUploaded(const CsrMatrix& a, std::span<const double> x,
   }
 }
 
+void MultiplyShifted(const CsrMatrix& a, std::span<const double> shift,
+                     std::span<const double> x, std::span<double> y) {
+  MultiplyUploaded(a, x, y);
+  for (size_t i = 0; i < shift.size(); ++i) y[i] += shift[i] * x[i];
+}
+
 double InfinityNorm(const CsrMatrix& a) {
   std::vector<double> row_sums(a.rows, 0.0);
   const bool symmetric = IsSymmetric(a.structure);
@@ -40,13 +47,44 @@ double InfinityNorm(const CsrMatrix& a) {
   return norm;
 }
 
+double InfinityNorm(const CsrMatrix& a, std::span<const double> shift) {
+  if (shift.empty()) return InfinityNorm(a);
+  // Off-diagonal row sums, then |a_ii + shift_i| (a_ii = 0 when not stored).
+  std::vector<double> row_sums(a.rows, 0.0);
+  std::vector<double> diagonal(shift.begin(), shift.end());
+  const bool symmetric = IsSymmetric(a.structure);
+  for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const int64_t j = a.col_idx[k];
+      if (j == i) {
+        diagonal[i] += a.values[k];
+        continue;
+      }
+      row_sums[i] += std::abs(a.values[k]);
+      if (symmetric) row_sums[j] += std::abs(a.values[k]);
+    }
+  }
+  double norm = 0;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    norm = std::max(norm, row_sums[i] + std::abs(diagonal[i]));
+  }
+  return norm;
+}
+
 ResidualNorms ComputeResidualNorms(const CsrMatrix& a,
                                    std::span<const double> b,
                                    std::span<const double> x) {
+  return ComputeResidualNorms(a, {}, b, x);
+}
+
+ResidualNorms ComputeResidualNorms(const CsrMatrix& a,
+                                   std::span<const double> shift,
+                                   std::span<const double> b,
+                                   std::span<const double> x) {
   std::vector<double> r(a.rows);
-  MultiplyUploaded(a, x, r);
+  MultiplyShifted(a, shift, x, r);
   for (int64_t i = 0; i < a.rows; ++i) r[i] = b[i] - r[i];
-  return ResidualNormsOf(b, x, r, InfinityNorm(a));
+  return ResidualNormsOf(b, x, r, InfinityNorm(a, shift));
 }
 
 ResidualNorms ResidualNormsOf(std::span<const double> b,

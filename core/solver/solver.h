@@ -130,7 +130,8 @@ absl::StatusOr<std::shared_ptr<const Analysis>> Analyze(
 
 // Numeric factorization of `a` with an analysis made for the same pattern
 // and options. `a` is shared so that the factorization can compute true
-// residuals on the matrix as uploaded. The options are checked first
+// residuals on the matrix as uploaded plus the options' shifts, the system
+// it solves. The options are checked first
 // (ValidateFactorOptions, and diagonal_shift against the matrix).
 absl::StatusOr<std::shared_ptr<const Factorization>> Factorize(
     std::shared_ptr<const CsrMatrix> a,

@@ -9,7 +9,8 @@
  * read from the kept report, and the shift raised, without sending the
  * values again, while the inertia is wrong. Exits 1 on any failure: a
  * failed call, a wrong inertia no shift up to MAX_SHIFT repairs, or a
- * residual ||b - K x|| / ||b|| above 1e-10 (checked here).
+ * residual ||b - (K + S) x|| / ||b|| above 1e-10 (checked here; S is the
+ * shift the system was factorized with).
  *
  * The matrix: HS21's KKT systems from tests/data/kkt/hs21/2x2 (K_0.mtx,
  * K_5.mtx) with one constraint stated twice, so that K is singular until
@@ -90,13 +91,15 @@ static void iteration_data(int k, double* values, double* b) {
   b[N - 1] = b[7];
 }
 
-/* ||b - K x||_2 / ||b||_2, K symmetric given by its lower triangle. */
-static double relative_residual(const double* values, const double* x,
-                                const double* b) {
+/* ||b - (K + S) x||_2 / ||b||_2, K symmetric given by its lower triangle,
+ * S the shift: -shift on the primal rows, +shift on the others. */
+static double relative_residual(const double* values, double shift,
+                                const double* x, const double* b) {
   double r[N], rr = 0, bb = 0;
   int i, e;
   memcpy(r, b, sizeof r);
   for (i = 0; i < N; ++i) {
+    r[i] -= (i < N_PRIMAL ? -shift : shift) * x[i];
     for (e = kRowPtr[i]; e < kRowPtr[i + 1]; ++e) {
       const int j = kColIdx[e];
       r[i] -= values[e] * x[j];
@@ -171,11 +174,11 @@ static int ipm_loop(factord_handle* h, const char* id, uint64_t generation) {
       new_values = NULL;
     }
     last_shift = shift;
-    /* The solution, refined by the daemon on K as uploaded (unshifted). */
+    /* The solution of the system factorized, K + S. */
     if (factord_last_solve_reports(h, id, &solve, 1, &count) != FACTORD_OK) {
       return fail("solve report");
     }
-    residual = relative_residual(values, x, b);
+    residual = relative_residual(values, shift, x, b);
     printf(
         "  solve %s, residual %.1e (daemon) %.1e (here)\n",
         solve.status == FACTORD_SOLVE_CONVERGED ? "converged" : "not converged",

@@ -8,8 +8,8 @@
 // (Client::Step); when the inertia is wrong it raises the shift and
 // refactorizes without sending the values again. Exits 1 on any failure: an
 // RPC error, a wrong inertia no shift up to kMaxShift repairs, or a solution
-// whose residual ||b - K x|| / ||b|| is above 1e-10 (checked here, on the
-// matrix as sent).
+// whose residual ||b - (K + S) x|| / ||b|| is above 1e-10 (checked here, on
+// the matrix as sent plus the shift S it was factorized with).
 //
 // The matrix: HS21 (Hock-Schittkowski problem 21) as NLPy's IPM wrote its
 // KKT systems (tests/data/kkt/hs21/2x2: iter_0/K_0.mtx and iter_5/K_5.mtx,
@@ -112,12 +112,14 @@ std::vector<double> Rhs(int k) {
   return b;
 }
 
-// ||b - K x||_2 / ||b||_2 with K symmetric, its lower triangle in CSR.
-double RelativeResidual(const std::vector<double>& values,
+// ||b - (K + S) x||_2 / ||b||_2 with K symmetric, its lower triangle in
+// CSR, and S the shift: -shift on the primal rows, +shift on the others.
+double RelativeResidual(const std::vector<double>& values, double shift,
                         const std::vector<double>& x,
                         const std::vector<double>& b) {
   std::vector<double> r = b;
   for (int64_t i = 0; i < kN; ++i) {
+    r[i] -= (i < kPrimal ? -shift : shift) * x[i];
     for (int64_t e = kRowPtr[i]; e < kRowPtr[i + 1]; ++e) {
       const int64_t j = kColIdx[e];
       r[i] -= values[e] * x[j];
@@ -207,10 +209,10 @@ int main(int argc, char** argv) {
       new_values = {};
     }
     last_shift = shift;
-    // 5. The solution: the daemon refines it on K as uploaded (unshifted);
-    //    check its report and the residual ourselves.
+    // 5. The solution of the system factorized, K + S: check its report
+    //    and the residual ourselves.
     const fc::SolveResult& s = result->solutions[0];
-    const double residual = RelativeResidual(values, s.x, b);
+    const double residual = RelativeResidual(values, shift, s.x, b);
     std::printf("  solve %s, residual %.1e (daemon) %.1e (here)\n",
                 s.status.c_str(), s.relative_residual, residual);
     if (s.status != "converged" || !(residual <= kMaxResidual)) {

@@ -98,15 +98,25 @@ class FactorReport:
     """The outcome of a factorization (FactorizeReply on the wire).
 
     A numerically singular or perturbed factorization is a report, not an
-    error: check ``status`` and ``inertia_reliable``.
+    error: check ``status`` and ``inertia_reliable`` (a status ``"ok"`` does
+    not make the inertia reliable).
 
     Attributes:
         id: the matrix.
         method: the method used (``"auto"`` resolved, e.g. ``"ldlt"``).
         status: ``"ok"``, ``"singular"`` or ``"perturbed"``.
         inertia: (positive, negative, zero).
-        inertia_reliable: whether the inertia is exact (ldlt without
-            perturbed pivots); incomplete methods do not give one.
+        inertia_reliable: whether ``inertia`` is the inertia of the matrix
+            factorized (with its shifts): method ldlt, no pivot perturbed,
+            and a factor that passed ldlt's check. False with status
+            ``"perturbed"`` (numerically singular); False with status
+            ``"ok"`` when pivot growth cost the factor its digits
+            (``message`` says ``inertia unreliable``; the solves still
+            report their own status): factorize again with a larger
+            ``pivot_threshold`` (0.1, then 0.5), or regularize with shifts;
+            always False for methods that give no inertia (block_ildlt,
+            jacobi_ldlt, lu, ic, ilu, the Krylov-only ones). Test it, not
+            only ``status``, before acting on the inertia.
         perturbed_pivots: pivots the factorization had to perturb.
         two_by_two_pivots: 2x2 pivots taken (Bunch-Kaufman, rook).
         delayed_pivots: pivots a front passed on to its parent (ldlt).
@@ -168,7 +178,7 @@ class SolveReport:
         status: ``"converged"``, ``"not_converged"``, ``"breakdown"`` or
             ``"singular"``.
         relative_residual: ||b - Ax||_2 / ||b||_2, the true residual of the
-            matrix as uploaded.
+            system factorized: the matrix as uploaded plus its shifts.
         backward_error: ||b - Ax||_inf / (||A||_inf ||x||_inf + ||b||_inf).
         iterations: Krylov iterations (or refinement steps).
         timings: server-side seconds.

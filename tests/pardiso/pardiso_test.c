@@ -109,6 +109,9 @@ static const named_test kTests[] = {
     {"bad_input", test_bad_input},
     {"perturbed_pivots", test_perturbed_pivots},
     {"daemon_failures", test_daemon_failures},
+    {"unreliable_inertia", test_unreliable_inertia},
+    {"unconverged_solves", test_unconverged_solves},
+    {"iparm_defaults_and_determinant", test_iparm_defaults_and_determinant},
 };
 
 int main(int argc, char** argv) {

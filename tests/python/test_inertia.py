@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import factord
-from matrices import random_kkt, release_quietly
+from matrices import planted_growth, random_kkt, release_quietly
 
 
 def eigen_inertia(dense: np.ndarray, tol: float = 1e-9) -> tuple:
@@ -65,6 +65,25 @@ def test_kkt_inertia_and_shift(client: factord.Client) -> None:
         )
         split = client.factorize(info.id, method="ldlt", shift=(top + 1.0, -1.0, 60))
         assert split.inertia == expected == (60, 25, 0)
+    finally:
+        release_quietly(client, info.id)
+
+
+def test_status_ok_does_not_make_the_inertia_reliable(client: factord.Client) -> None:
+    # Pivot growth, nothing perturbed: status "ok", inertia not trusted, and
+    # the message says why; a larger pivot threshold gives a trusted one.
+    a = planted_growth()
+    assert a.nnz == 2 * 531 - 40  # the explicit zeros were kept
+    info = client.upload(a)
+    try:
+        report = client.factorize(info.id, method="ldlt")
+        assert report.status == "ok"
+        assert report.perturbed_pivots == 0
+        assert not report.inertia_reliable
+        assert "inertia unreliable" in report.message
+        careful = client.factorize(info.id, method="ldlt", pivot_threshold=0.1)
+        assert careful.status == "ok" and careful.inertia_reliable
+        assert careful.inertia == (36, 4, 0)
     finally:
         release_quietly(client, info.id)
 

@@ -7,10 +7,16 @@ import grpc
 import numpy as np
 import pytest
 
+import scipy.sparse as sp
+
 import factord
 from matrices import random_kkt, release_quietly
 
 N_PRIMAL, N_DUAL = 120, 50
+# The shifts of these tests, (first, rest, count), and the diagonal they add:
+# the system the daemon factorizes and solves.
+SHIFT = (1e-8, -1e-8, N_PRIMAL)
+SHIFT_DIAGONAL = sp.diags(np.r_[np.full(N_PRIMAL, 1e-8), np.full(N_DUAL, -1e-8)])
 
 
 @pytest.fixture
@@ -29,7 +35,7 @@ def test_step_equals_update_factorize_solve(client: factord.Client, kkt_pair) ->
     a2 = a.copy()
     a2.data = a2.data * 1.5
     b = np.random.default_rng(3).standard_normal((a.shape[0], 2))
-    shift = (1e-8, -1e-8, N_PRIMAL)
+    shift = SHIFT
 
     result = client.step(fused, a2, b, method="ldlt", shift=shift, expected_generation=1)
     assert isinstance(result, factord.StepResult)
@@ -43,7 +49,8 @@ def test_step_equals_update_factorize_solve(client: factord.Client, kkt_pair) ->
     x = client.solve(separate, b)
     assert report.inertia == result.report.inertia
     np.testing.assert_allclose(result.x, x, rtol=1e-13, atol=1e-15 * np.abs(x).max())
-    assert np.linalg.norm(a2 @ result.x - b) / np.linalg.norm(b) < 1e-10
+    shifted = a2 + SHIFT_DIAGONAL
+    assert np.linalg.norm(shifted @ result.x - b) / np.linalg.norm(b) < 1e-10
 
     # A retried step of generation 1 is refused: applied at most once.
     with pytest.raises(factord.Error) as e:
@@ -55,14 +62,14 @@ def test_step_equals_update_factorize_solve(client: factord.Client, kkt_pair) ->
 
 def test_step_without_values_or_right_hand_sides(client: factord.Client, kkt_pair) -> None:
     a, fused, _ = kkt_pair
-    first = client.step(fused, method="ldlt", shift=(1e-8, -1e-8, N_PRIMAL))
+    first = client.step(fused, method="ldlt", shift=SHIFT)
     assert first.x is None and first.reports == ()
     assert first.report.generation == 1
     b = np.ones(a.shape[0])
-    again = client.step(fused, b=b, method="ldlt", shift=(1e-8, -1e-8, N_PRIMAL),
+    again = client.step(fused, b=b, method="ldlt", shift=SHIFT,
                         krylov="none")
     assert again.report.analysis_reused and again.x.shape == b.shape
-    assert np.linalg.norm(a @ again.x - b) / np.linalg.norm(b) < 1e-10
+    assert np.linalg.norm((a + SHIFT_DIAGONAL) @ again.x - b) / np.linalg.norm(b) < 1e-10
     # New values as an array in stored-entry order (the lower triangle).
     info = client.get(fused)
     lower = np.tril(a.toarray())

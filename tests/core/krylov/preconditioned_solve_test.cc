@@ -36,7 +36,7 @@ TEST(SolvePreconditioned, EveryKrylovMethodConvergesOnTheUploadedMatrix) {
     SolveOptions options;
     options.tolerance = 1e-10;
     SolveReport report;
-    ASSERT_TRUE(SolvePreconditioned(full, lower, m, k, b, x, options,
+    ASSERT_TRUE(SolvePreconditioned(full, lower, {}, m, k, b, x, options,
                                     ExecContext{}, &report)
                     .ok())
         << KrylovName(k);
@@ -57,8 +57,8 @@ TEST(SolvePreconditioned, IterationLimitIsNotConverged) {
   SolveOptions options;
   options.max_iterations = 3;
   SolveReport report;
-  ASSERT_TRUE(SolvePreconditioned(full, lower, m, Krylov::kCg, b, x, options,
-                                  ExecContext{}, &report)
+  ASSERT_TRUE(SolvePreconditioned(full, lower, {}, m, Krylov::kCg, b, x,
+                                  options, ExecContext{}, &report)
                   .ok());
   EXPECT_EQ(report.status, SolveStatus::kNotConverged);
   EXPECT_LE(report.iterations, 3);
@@ -73,8 +73,8 @@ TEST(SolvePreconditioned, NoneIsNotAKrylovMethod) {
   std::vector<double> x(4, 0.0);
   SolveReport report;
   const absl::Status s =
-      SolvePreconditioned(full, lower, m, Krylov::kNone, b, x, SolveOptions{},
-                          ExecContext{}, &report);
+      SolvePreconditioned(full, lower, {}, m, Krylov::kNone, b, x,
+                          SolveOptions{}, ExecContext{}, &report);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
 }
 
@@ -89,8 +89,8 @@ TEST(SolvePreconditioned, CancelledRequestStops) {
   ExecContext ctx;
   ctx.cancellation = &cancellation;
   SolveReport report;
-  const absl::Status s = SolvePreconditioned(full, lower, m, Krylov::kGmres, b,
-                                             x, SolveOptions{}, ctx, &report);
+  const absl::Status s = SolvePreconditioned(
+      full, lower, {}, m, Krylov::kGmres, b, x, SolveOptions{}, ctx, &report);
   EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/dense/pivot_params.h"
@@ -20,6 +21,7 @@
 #include "core/order/amd.h"
 #include "gtest/gtest.h"
 #include "test_data.h"
+#include "tests/core/block_ildlt/block_ildlt_planted.h"
 #include "tests/core/ldlt/ldlt_test_util.h"
 
 namespace factord {
@@ -135,6 +137,73 @@ TEST(LdltDelayedPivots, FactorCheckIsRoundoffOnAnExactFactor) {
   // A wrong D entry is seen.
   factors.fronts.back().d_diag[0] *= 1.5;
   EXPECT_GT(internal::LdltFactorResidual(*sym, values, factors.fronts), 1e-3);
+}
+
+// Pivot growth the factor check sees with no pivot perturbed: status ok,
+// inertia not reliable. The planted system of
+// tests/pardiso/pardiso_numerics_test.c (which explains its parts; also
+// tests/python/matrices.py): two pairs of weak pivots +-1/9.9e8 leave, at
+// their parent, a pivot of about 2e7 beside couplings of about 2e9, and
+// two threshold pivots with |l| near 1/u = 100 follow. At u = 0.1 the
+// factor is trusted.
+CsrMatrix PlantedGrowth() {
+  using testing::Entry;
+  std::vector<Entry> e;
+  auto add = [&](int i, int j, double v) {
+    e.push_back({std::max(i, j), std::min(i, j), v});
+  };
+  const int clique = 30, r = 30, z = 31;
+  for (int i = 0; i < clique; ++i) {
+    add(i, i, 1.0);
+    for (int j = 0; j < i; ++j) add(i, j, 0.01);
+  }
+  add(r, r, 1.0);
+  for (int i = 0; i < 20; ++i) add(r, i, 0.0);
+  add(z, z, 1.0);
+  add(z, r, 0.5);
+  for (int i = 10; i < 17; ++i) add(z, i, 0.0);
+  for (int g = 0; g < 2; ++g) {
+    const double sign = g == 0 ? 1 : -1, d = g == 0 ? 2e7 : 2.06e7;
+    const double inv1 = 9.9e8, inv2 = inv1 - d;
+    const int x1 = z + 1 + 4 * g, x2 = x1 + 1, y = x1 + 2, q = x1 + 3;
+    add(x1, x1, sign / inv1);
+    add(x2, x2, -sign / inv2);
+    add(y, y, 1.0);
+    add(q, q, 0.0);
+    add(q, x1, 1.0);
+    add(r, x1, 1.0);
+    add(0, x1, sign);
+    add(q, x2, 1.0);
+    add(r, x2, -1.0);
+    add(0, x2, -sign);
+    add(q, y, 0.5);
+    for (int i = 20 + 3 * g; i < 23 + 3 * g; ++i) add(y, i, 0.0);
+    add(q, r, 0.0);
+    for (int i = 1 + 3 * g; i < 4 + 3 * g; ++i) add(q, i, 0.0);
+  }
+  return testing::LowerFromEntries(40, e);
+}
+
+TEST(LdltDelayedPivots, PlantedGrowthIsUnreliableWithStatusOk) {
+  auto a = std::make_shared<const CsrMatrix>(PlantedGrowth());
+  for (Backend backend : {Backend::kReference, Backend::kCpu}) {
+    auto run = RunLdlt(a, {}, {}, backend);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_EQ(run->factor.status, FactorStatus::kOk);
+    EXPECT_EQ(run->factor.perturbed_pivots, 0);
+    EXPECT_FALSE(run->factor.inertia_reliable);
+    EXPECT_NE(run->factor.message.find("inertia unreliable"), std::string::npos)
+        << run->factor.message;
+    FactorOptions careful;
+    careful.pivot_threshold = 0.1;
+    auto trusted = RunLdlt(a, {}, careful, backend);
+    ASSERT_TRUE(trusted.ok()) << trusted.status();
+    EXPECT_TRUE(trusted->factor.inertia_reliable);
+    EXPECT_EQ(trusted->factor.inertia.positive, 36);
+    EXPECT_EQ(trusted->factor.inertia.negative, 4);
+    EXPECT_EQ(trusted->factor.inertia.zero, 0);
+    EXPECT_EQ(trusted->solve.status, SolveStatus::kConverged);
+  }
 }
 
 TEST(LdltDelayedPivots, Cont050OtherPivotingAndScaling) {

@@ -1,12 +1,15 @@
 // Method ldlt on tiny hand-built matrices with known answers: 1x1, a zero
 // diagonal that needs a 2x2 pivot, [[0,1],[1,0]], delayed pivots, singular
-// matrices, IPM shifts, analysis reuse; then random sparse indefinite
+// matrices, IPM shifts (small and large: the shifted system is solved),
+// analysis reuse; then random sparse indefinite
 // matrices against dense eigenvalue inertia, reference against cpu.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "core/solver/residual.h"
 #include "gtest/gtest.h"
 #include "tests/core/ldlt/ldlt_test_util.h"
 
@@ -144,15 +147,88 @@ TEST(LdltMethod, ShiftsChangeTheFactorizedMatrix) {
   auto run = RunLdlt(a, {1, 1}, options);
   ASSERT_TRUE(run.ok()) << run.status();
   ExpectInertia(run->factor.inertia, 1, 1, 0);
-  // Small shifts: refinement on the matrix as uploaded converges to the
-  // unregularized solution (the residual reported is on that matrix).
+  // The solution is that of the system factorized, diag(2, -1).
+  EXPECT_NEAR(run->x[0], 0.5, 1e-15);
+  EXPECT_NEAR(run->x[1], -1.0, 1e-15);
+  // Small shifts too: diag(-1 + 1e-4, 1 - 1e-4), not diag(-1, 1).
   options.shift_first = 1e-4;
   options.shift_rest = -1e-4;
   run = RunLdlt(a, {1, 1}, options);
   ASSERT_TRUE(run.ok()) << run.status();
   ExpectInertia(run->factor.inertia, 1, 1, 0);
-  EXPECT_NEAR(run->x[0], -1.0, 1e-14);
-  EXPECT_NEAR(run->x[1], 1.0, 1e-14);
+  EXPECT_NEAR(run->x[0], 1 / (-1 + 1e-4), 1e-15);
+  EXPECT_NEAR(run->x[1], 1 / (1 - 1e-4), 1e-15);
+}
+
+// A KKT matrix [H A^T; A 0] with an indefinite H (what Ipopt corrects by
+// delta_w) and no stored (2,2) diagonal: the rows of H get delta_w = 1e4
+// and the constraint rows -delta_c = -1e-8 (on diagonals the pattern lacks).
+// The solve must solve that shifted system: its residual on A + shifts is
+// the one reported, at the tolerance, and x is the solution of a
+// factorization of the same values with the shifts added to the matrix
+// itself. Refinement on the unshifted matrix ends with neither system
+// solved.
+TEST(LdltMethod, LargeShiftIsSolvedOnTheShiftedSystem) {
+  const int primal = 24, dual = 8, n = primal + dual;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> value(-1, 1);
+  std::vector<double> dense(n * n, 0.0);
+  std::vector<bool> keep(n * n, false);
+  auto set = [&](int i, int j, double v) {
+    dense[i * n + j] = dense[j * n + i] = v;
+    keep[i * n + j] = keep[j * n + i] = true;
+  };
+  for (int i = 0; i < primal; ++i) {
+    set(i, i, (i % 2 ? -1 : 1) * (1 + value(rng)));  // indefinite H
+    for (int j = 0; j < i; ++j) {
+      if (rng() % 6 == 0) set(i, j, value(rng));
+    }
+  }
+  for (int c = 0; c < dual; ++c) {
+    for (int j = 0; j < primal; ++j) {
+      if (j % dual == c || rng() % 5 == 0) set(primal + c, j, value(rng));
+    }
+  }
+  auto a = Share(LowerFromDense(n, dense, keep));
+  std::vector<double> b(n);
+  for (double& v : b) v = value(rng);
+
+  FactorOptions options;
+  options.shift_first = 1e4;
+  options.shift_count = primal;
+  options.shift_rest = -1e-8;
+  auto run = RunLdlt(a, b, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ExpectInertia(run->factor.inertia, primal, dual, 0);
+  EXPECT_EQ(run->solve.status, SolveStatus::kConverged);
+  const std::vector<double> shift = options.ShiftVector(n);
+  const ResidualNorms shifted = ComputeResidualNorms(*a, shift, b, run->x);
+  EXPECT_EQ(run->solve.relative_residual, shifted.relative_residual);
+  EXPECT_EQ(run->solve.backward_error, shifted.backward_error);
+  EXPECT_LE(shifted.relative_residual, 1e-10);
+
+  // The same system with the shifts in the values (the missing diagonal
+  // entries stored).
+  for (int i = 0; i < n; ++i) {
+    dense[i * n + i] += shift[i];
+    keep[i * n + i] = true;
+  }
+  auto in_values = RunLdlt(Share(LowerFromDense(n, dense, keep)), b);
+  ASSERT_TRUE(in_values.ok()) << in_values.status();
+  double scale = 0;
+  for (double v : in_values->x) scale = std::max(scale, std::abs(v));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(run->x[i], in_values->x[i], 1e-10 * scale) << i;
+  }
+
+  // The same shifts as a per-entry diagonal give the same solution.
+  FactorOptions per_entry;
+  per_entry.diagonal_shift = shift;
+  auto diagonal = RunLdlt(a, b, per_entry);
+  ASSERT_TRUE(diagonal.ok()) << diagonal.status();
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(diagonal->x[i], in_values->x[i], 1e-10 * scale) << i;
+  }
 }
 
 TEST(LdltMethod, MissingDiagonalTakesTheShift) {

@@ -84,6 +84,39 @@ TEST(IterativeMethod, EveryMethodAndKrylovSolvesASmallSystem) {
   }
 }
 
+// IPM shifts change the system: [4 1 0; 1 3 1; 0 1 2] with 2 on the first
+// diagonal entry and 1 on the others is [6 1 0; 1 4 1; 0 1 3], whose
+// solution for b = (7, 6, 4) is (1, 1, 1); jacobi and block_jacobi solve
+// that system and report its residual (none refuses shifts).
+TEST(IterativeMethod, ShiftsAreSolvedOnTheShiftedSystem) {
+  auto a = SmallSpd(Structure::kSpdLower);
+  const std::vector<double> b = {7, 6, 4};
+  for (Method method : {Method::kJacobi, Method::kBlockJacobi}) {
+    FactorOptions options;
+    options.method = method;
+    options.shift_first = 2;
+    options.shift_count = 1;
+    options.shift_rest = 1;
+    auto analysis = Analyze(*a, options, ExecContext{});
+    ASSERT_TRUE(analysis.ok()) << analysis.status();
+    auto f = Factorize(a, *analysis, options, ExecContext{});
+    ASSERT_TRUE(f.ok()) << f.status();
+    std::vector<double> x(3, 0.0);
+    SolveReport report;
+    SolveOptions solve;
+    solve.tolerance = 1e-12;
+    ASSERT_TRUE((*f)->Solve(b, x, solve, ExecContext{}, &report).ok());
+    EXPECT_EQ(report.status, SolveStatus::kConverged) << MethodName(method);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(x[i], 1.0, 1e-11) << MethodName(method);
+    }
+    const ResidualNorms shifted =
+        ComputeResidualNorms(*a, options.ShiftVector(3), b, x);
+    EXPECT_EQ(report.relative_residual, shifted.relative_residual);
+    EXPECT_EQ(report.backward_error, shifted.backward_error);
+  }
+}
+
 TEST(IterativeMethod, KrylovNoneIsInvalidArgument) {
   auto a = SmallSpd(Structure::kSpdLower);
   FactorOptions options;
