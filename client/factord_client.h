@@ -227,8 +227,9 @@ struct FactorizeOptions {
   std::string trisolve;
   int trisolve_sweeps = 0;
   // IPM regularization: shift_first is added to the first shift_count
-  // diagonal entries, shift_rest to the others, in the matrix factorized
-  // (not in the system solved). Methods none and lu refuse shifts.
+  // diagonal entries, shift_rest to the others. The shifted matrix is the
+  // system factorized and solved, and the solve reports give its residuals.
+  // Methods none and lu refuse shifts.
   double shift_first = 0;
   double shift_rest = 0;
   int64_t shift_count = 0;

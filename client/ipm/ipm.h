@@ -41,11 +41,10 @@ struct IpmOptions {
   // not needed for stability.
   double primal_regularization = 1e-12;
   double dual_regularization = 1e-12;
-  // Where delta_p, delta_d go. true: in the Factorize shifts only, so the
-  // uploaded values are the unregularized K and the server's iterative
-  // refinement (on the matrix as uploaded) removes the regularization error
-  // from the steps (the regularized factor acts as a preconditioner).
-  // false: in the uploaded values (for methods that take no shifts, lu).
+  // Where delta_p, delta_d go. true: in the Factorize shifts, so the
+  // uploaded values stay the unregularized K and only the shifts change
+  // between regularized attempts (the server solves K + shifts). false: in
+  // the uploaded values (for methods that take no shifts, lu).
   bool regularization_in_shifts = true;
   double step_fraction = 0.995;  // fraction to the boundary
   double max_shift = 1e6;        // give up raising shifts above this

@@ -395,9 +395,10 @@ typedef struct factord_factorize_options {
    * more accurate factorization (more 2x2 pivots and delays). */
   double pivot_threshold;
   /* Interior-point regularization without re-upload: shift_first is added
-   * to the first shift_count diagonal entries, shift_rest to the others, in
-   * the matrix factorized (not in the system solved). Methods none and lu
-   * refuse shifts (reason INVALID_OPTION). */
+   * to the first shift_count diagonal entries, shift_rest to the others.
+   * The shifted matrix is the system factorized and solved; the solve
+   * reports give its residuals. Methods none and lu refuse shifts (reason
+   * INVALID_OPTION). */
   double shift_first;
   double shift_rest;
   int64_t shift_count;
