@@ -553,10 +553,12 @@ absl::StatusOr<std::shared_ptr<const Factorization>> FactorizeLdlt(
   report.inertia = inertia;
   // ||B x - L D L^T x|| / (||B|| ||x||): a factor that lost its digits must
   // not claim an exact inertia. Growth compounds only through pivots taken
-  // below the threshold (the weak pass, a forced root) or perturbed ones;
-  // with every pivot at |L| <= 1/u the check (about a solve's cost) is
-  // skipped, as MA57 and MUMPS rely on the threshold alone.
-  const bool check_factor = weak_pivots > 0 || report.perturbed_pivots > 0;
+  // below the threshold (the weak pass, a forced root, every pivot of
+  // static pivoting, which applies no threshold) or perturbed ones; with
+  // every pivot at |L| <= 1/u the check (about a solve's cost) is skipped,
+  // as MA57 and MUMPS rely on the threshold alone.
+  const bool check_factor = weak_pivots > 0 || report.perturbed_pivots > 0 ||
+                            options.pivoting == Pivoting::kStatic;
   const double factor_residual =
       check_factor ? LdltFactorResidual(sym, gathered, fronts.fronts) : 0.0;
   const bool factor_trusted = factor_residual <= kMaxFactorResidual;

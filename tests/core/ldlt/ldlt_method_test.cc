@@ -70,6 +70,35 @@ TEST(LdltMethod, StaticPivotingFallsBackToTwoByTwoAtTheRoot) {
   EXPECT_TRUE(run->factor.inertia_reliable);
 }
 
+// Static pivoting takes every diagonal pivot, however small against the
+// column below it: tiny pivots on a tridiagonal matrix grow the factor by
+// about 1e12. The factor check must then run (as for pivots taken below
+// the threshold) and no inertia it cannot vouch for is reported reliable.
+TEST(LdltMethod, StaticPivotingGrowthIsChecked) {
+  const int n = 40;
+  std::vector<double> dense(n * n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    dense[i * n + i] = i % 2 == 0 ? 1e-12 : 1.0;
+    if (i + 1 < n) dense[i * n + i + 1] = dense[(i + 1) * n + i] = 1.0;
+  }
+  FactorOptions options;
+  options.pivoting = Pivoting::kStatic;
+  options.ordering = Ordering::kNatural;
+  options.scaling = Scaling::kNone;
+  CsrMatrix a = LowerFromDense(n, dense);
+  const Inertia exact = testing::LapackInertia(a);
+  auto run = RunLdlt(Share(std::move(a)), {}, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->factor.perturbed_pivots, 0);
+  EXPECT_FALSE(run->factor.inertia_reliable) << run->factor.message;
+  EXPECT_NE(run->factor.message.find("factor residual"), std::string::npos)
+      << run->factor.message;
+  if (run->factor.inertia_reliable) {
+    ExpectInertia(run->factor.inertia, exact.positive, exact.negative,
+                  exact.zero);
+  }
+}
+
 TEST(LdltMethod, ZeroDiagonalIn3x3) {
   const std::vector<double> a = {0, 2, 0,  //
                                  2, 0, 1,  //
