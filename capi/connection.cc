@@ -33,7 +33,7 @@ constexpr absl::Duration kDefaultConnectTimeout = absl::Seconds(10);
 // With a daemon configured, matrices of order below this stay in process
 // ($FACTORD_LOCAL_BELOW): below it a round trip to a loopback daemon costs
 // more than the work it moves (docs/in_process.md, "Where the work runs").
-constexpr int64_t kDefaultLocalBelowN = 5000;
+constexpr int64_t kDefaultLocalBelowN = 20000;
 
 // $name when it is set and not empty.
 const char* Env(const char* name) {
@@ -91,7 +91,7 @@ bool CountOption(const char* name, int64_t* out) {
   if (errno != 0 || end == text || *end != '\0' || value < 0) {
     Fail(FACTORD_ERR_INVALID_ARGUMENT, "INVALID_OPTION",
          absl::StrCat(name, "='", text,
-                      "' is not a count of rows (0 or more, e.g. 5000)"));
+                      "' is not a count of rows (0 or more, e.g. 20000)"));
     return false;
   }
   *out = value;

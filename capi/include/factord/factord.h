@@ -214,7 +214,7 @@ FACTORD_C_EXPORT void factord_connect_options_init(
  *     reports, and no daemon or network at all;
  *   - `address` "host:port" or any gRPC target such as
  *     "dns:///factord.example:50051": that daemon; matrices of order
- *     n < $FACTORD_LOCAL_BELOW (default 5000; 0: none) still run in process,
+ *     n < $FACTORD_LOCAL_BELOW (default 20000; 0: none) still run in process,
  *     where a round trip would cost more than the work it moves
  *     (factord_matrix_location says where each one is);
  *   - NULL or "": $FACTORD_SERVER as `address`; when that is unset too, in
