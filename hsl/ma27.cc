@@ -171,16 +171,16 @@ int Factorize(int n, int nz, const int* irn, const int* icn, const double* a,
     Info(info, 15) = ClampToInt(outcome.negative);
     if (outcome.singular) Info(info, 2) = ClampToInt(outcome.rank);
     if (Registry::Get().verbose()) {
-      Trace(
-          "ma27bd",
-          absl::StrFormat(
-              "'%s' #%d: u %g, inertia (+%d -%d 0:%d)%s, perturbed %d, "
-              "rank %d%s; daemon: factorize %.3f ms",
-              session->id(), token.factor_number, settings.pivot_threshold,
-              report.positive, report.negative, report.zero,
-              report.inertia_reliable ? "" : " unreliable",
-              report.perturbed_pivots, outcome.rank,
-              outcome.singular ? ": IFLAG = 3" : "", 1e3 * report.factorize_s));
+      Trace("ma27bd",
+            absl::StrFormat(
+                "'%s' #%d: u %g, inertia (+%d -%d 0:%d)%s, perturbed %d, "
+                "rank %d%s; %s: factorize %.3f ms",
+                session->id(), token.factor_number, settings.pivot_threshold,
+                report.positive, report.negative, report.zero,
+                report.inertia_reliable ? "" : " unreliable",
+                report.perturbed_pivots, outcome.rank,
+                outcome.singular ? ": IFLAG = 3" : "",
+                Location(connection, session->id()), 1e3 * report.factorize_s));
     }
     return outcome.singular ? kMa27Singular : kMa27Ok;
   }

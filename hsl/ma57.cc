@@ -249,13 +249,13 @@ int Factorize(int n, int ne, const double* a, int lifact, int* ifact, int lkeep,
       Trace("ma57bd",
             absl::StrFormat(
                 "'%s' #%d: u %g, inertia (+%d -%d 0:%d)%s, perturbed %d, "
-                "rank %d%s; daemon: factorize %.3f ms",
+                "rank %d%s; %s: factorize %.3f ms",
                 session->id(), token.factor_number, settings.pivot_threshold,
                 report.positive, report.negative, report.zero,
                 report.inertia_reliable ? "" : " unreliable",
                 report.perturbed_pivots, outcome.rank,
                 outcome.singular ? ": INFO(1) = 4" : "",
-                1e3 * report.factorize_s));
+                Location(connection, session->id()), 1e3 * report.factorize_s));
     }
     return outcome.singular ? kMa57Singular : kMa57Ok;
   }

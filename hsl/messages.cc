@@ -28,6 +28,13 @@ void Trace(const char* routine, const std::string& text) {
   std::fflush(stdout);
 }
 
+std::string Location(factord_handle* connection, const std::string& id) {
+  char where[256];
+  factord_matrix_location(connection, id.c_str(), where, sizeof where);
+  return std::string(where) == "local" ? "in process"
+                                       : std::string("daemon ") + where;
+}
+
 double PivotThreshold(const char* routine, double u) {
   static std::atomic<bool> noted_high{false}, noted_low{false};
   if (u > 0 && u <= kMaxPivotThreshold) return u;

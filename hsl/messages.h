@@ -11,6 +11,8 @@
 #include <new>
 #include <string>
 
+#include "factord/factord.h"
+
 namespace factord::hsl {
 
 // Prints the error line and returns `code`.
@@ -19,6 +21,9 @@ int Refuse(const char* routine, int code, const std::string& text);
 void Warn(const char* routine, int code, const std::string& text);
 // Prints "factord hsl: ROUTINE: TEXT" on stdout (the verbose lines).
 void Trace(const char* routine, const std::string& text);
+// Where matrix `id` is held for the verbose lines: "in process" or
+// "daemon ADDRESS" (factord_matrix_location).
+std::string Location(factord_handle* connection, const std::string& id);
 
 // The ldlt pivot threshold for the caller's u (MA57's CNTL(1), MA27's
 // CNTL(1)): u itself inside factord's (0, 0.5]; 0.5 above it (as MA57

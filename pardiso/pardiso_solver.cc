@@ -130,6 +130,13 @@ int PardisoSolver::FailFromLastError(const Call& c, factord_status status,
   return Fail(c, error, absl::StrCat(what, ": ", LastError(status)));
 }
 
+std::string PardisoSolver::Location(const std::string& id) const {
+  char where[256];
+  factord_matrix_location(connection_, id.c_str(), where, sizeof where);
+  return std::string(where) == "local" ? "in process"
+                                       : std::string("daemon ") + where;
+}
+
 void PardisoSolver::Print(const Call& c, const std::string& text,
                           double seconds) const {
   if (c.msglvl <= 0) return;
@@ -376,7 +383,7 @@ int PardisoSolver::Factorize(const Call& c, bool solve) {
                            UnconvergedNote(f.id, c.nrhs))
             : "",
       raised,
-      absl::StrFormat("; daemon: factorize %.3f ms, queue %.3f ms",
+      absl::StrFormat("; %s: factorize %.3f ms, queue %.3f ms", Location(f.id),
                       1e3 * r.factorize_s, 1e3 * r.queue_s));
   // Numerical failures PARDISO reports as a zero pivot: a singular LU, or
   // a matrix declared positive definite that is not.

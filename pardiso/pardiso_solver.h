@@ -97,6 +97,9 @@ class PardisoSolver {
   // Fail with `what`; notes whether the daemon was unreachable.
   int FailFromLastError(const Call& c, factord_status status,
                         const std::string& what);
+  // Where matrix `id` is held, for the msglvl lines: "in process" or
+  // "daemon ADDRESS".
+  std::string Location(const std::string& id) const;
   // msglvl > 0: one line per phase on stdout.
   void Print(const Call& c, const std::string& text, double seconds) const;
 
